@@ -1,0 +1,99 @@
+#include "engine/core/game.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/any.pb.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
+namespace gavel {
+
+void EventLog::Emit(SeatMask audience, const google::protobuf::Message& detail,
+                    std::string text) {
+  v1::Event& event = events_.emplace_back();
+  event.mutable_detail()->PackFrom(detail);
+  event.set_text(std::move(text));
+  audiences_.push_back(audience);
+}
+
+std::vector<v1::Event> EventLog::All(int seats) const {
+  std::vector<v1::Event> all = events_;
+  for (size_t i = 0; i < all.size(); ++i)
+    for (Seat seat = 0; seat < seats; ++seat)
+      if (audiences_[i] & OnlySeat(seat)) all[i].add_visible_to(seat);
+  return all;
+}
+
+std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
+  std::vector<v1::Event> visible;
+  if (seat < 0 || seat >= kMaxSeats) return visible;
+  for (size_t i = 0; i < events_.size(); ++i)
+    if (audiences_[i] & OnlySeat(seat)) visible.push_back(events_[i]);
+  return visible;
+}
+
+bool State::IsLegal(Move move) const {
+  std::vector<Move> legal;
+  LegalMoves(legal);
+  return std::find(legal.begin(), legal.end(), move) != legal.end();
+}
+
+absl::Status State::Apply(Move move, EventSink* events) {
+  if (finished()) return absl::FailedPreconditionError("the game is over; no move can be applied");
+  if (!IsLegal(move)) {
+    return absl::InvalidArgumentError(absl::StrCat("move ", move.id, " (", MoveText(move),
+                                                   ") is not legal for seat ", to_move(),
+                                                   " now"));
+  }
+  ApplyLegal(move, events);
+  return absl::OkStatus();
+}
+
+std::string State::Bytes() const {
+  v1::GameState proto;
+  Serialize(&proto);
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  proto.SerializeToCodedStream(&coded);
+  return bytes;
+}
+
+absl::StatusOr<std::unique_ptr<State>> Game::NewGame(int players, uint64_t seed,
+                                                     const OptionMap& options,
+                                                     EventSink* events) const {
+  const GameInfo& game = info();
+  if (players < game.min_players || players > game.max_players) {
+    return absl::InvalidArgumentError(absl::StrCat(game.name, " is played by ", game.min_players,
+                                                   " to ", game.max_players,
+                                                   " players, not ", players));
+  }
+  auto resolved = Options::Resolve(game.options, options);
+  if (!resolved.ok()) return resolved.status();
+  return Create(players, seed, *resolved, events);
+}
+
+absl::StatusOr<std::unique_ptr<State>> Game::Deserialize(const v1::GameState& proto) const {
+  if (proto.game() != name()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the state is of game '", proto.game(), "', not ", name()));
+  }
+  if (!proto.has_state()) return absl::InvalidArgumentError("the state holds no game data");
+  return DecodeState(proto.state());
+}
+
+absl::StatusOr<Move> Game::ParseMove(const v1::Move& move) const {
+  if (!move.has_detail()) return Move{move.id()};
+  auto decoded = DecodeMove(move.detail());
+  if (!decoded.ok()) return decoded.status();
+  if (move.id() != 0 && decoded->id != move.id()) {
+    return absl::InvalidArgumentError(absl::StrCat("the move's id ", move.id(),
+                                                   " does not match its detail (id ",
+                                                   decoded->id, ")"));
+  }
+  return *decoded;
+}
+
+}  // namespace gavel

@@ -1,0 +1,162 @@
+#pragma once
+// The game interface every game implements. A Game describes a game and creates and
+// decodes States; a State is one position, with the rules as its methods.
+//
+// Principles (see DESIGN.md):
+// - Apply is a pure function of (state, move): all chance is drawn inside from the RNG
+//   stored in the state.
+// - Exactly one seat decides in every non-terminal state.
+// - Moves are atomic and encoded as compact per-game ids.
+// - Observe is the one view filter: everything sent to a seat is built from its view.
+// - Every incoming state is untrusted: Game::Deserialize validates it completely.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/core/options.h"
+#include "engine/core/types.h"
+#include "gavel/v1/engine.pb.h"
+
+namespace google::protobuf {
+class Any;
+class Message;
+}  // namespace google::protobuf
+
+namespace gavel {
+
+class Game;
+
+// Receives the events of NewGame / Apply. A game emits an event only when a sink is
+// given, so the hot path (random play, search) pays nothing for them.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  // `audience`: the seats allowed to see this event. An event with hidden content is
+  // emitted twice, the full form to its owner and a redacted form to everybody else.
+  virtual void Emit(SeatMask audience, const google::protobuf::Message& detail,
+                    std::string text) = 0;
+};
+
+// Collects events as protos, for the service and for tests.
+class EventLog : public EventSink {
+ public:
+  void Emit(SeatMask audience, const google::protobuf::Message& detail,
+            std::string text) override;
+  // Every event, with `visible_to` listing the seats among 0..seats-1 that may see it.
+  std::vector<v1::Event> All(int seats) const;
+  // The events `seat` may see. Goes only by the audience the game declared.
+  std::vector<v1::Event> ForSeat(Seat seat) const;
+  size_t size() const { return events_.size(); }
+
+ private:
+  std::vector<v1::Event> events_;  // without visible_to
+  std::vector<SeatMask> audiences_;
+};
+
+// Score and place of every seat. Ranks are 1-based; equal ranks share a place.
+struct Outcome {
+  std::vector<double> scores;
+  std::vector<int> ranks;  // all 0 until the game is finished
+};
+
+// Learning features computed from a view only (never from a full state).
+struct Features {
+  std::vector<float> observation;
+  int move_size = 0;
+  std::vector<float> moves;  // move_size floats per move, in the order given
+};
+
+struct GameInfo {
+  std::string name;
+  std::string display_name;
+  int min_players = 0;
+  int max_players = 0;
+  std::vector<OptionSpec> options;
+  std::string players_note;
+};
+
+class State {
+ public:
+  virtual ~State() = default;
+
+  virtual const Game& game() const = 0;
+  virtual std::unique_ptr<State> Clone() const = 0;
+
+  // All seats, automated participants included.
+  virtual int seats() const = 0;
+  // The one seat to decide now, or kNoSeat when the game is over.
+  virtual Seat to_move() const = 0;
+  bool finished() const { return to_move() == kNoSeat; }
+  // A seat whose decisions the rules make (Moonlight Market's Dirk and Beate).
+  virtual bool IsAutomaton(Seat) const { return false; }
+
+  // The legal moves of the seat to move (none when finished), replacing `out`'s content.
+  virtual void LegalMoves(std::vector<Move>& out) const = 0;
+  virtual bool IsLegal(Move move) const;
+
+  // Applies a move that IsLegal accepted, then resolves the chance that follows.
+  virtual void ApplyLegal(Move move, EventSink* events) = 0;
+  // Checked Apply: FAILED_PRECONDITION when finished, INVALID_ARGUMENT for an illegal
+  // move; the state is unchanged on error.
+  absl::Status Apply(Move move, EventSink* events = nullptr);
+
+  virtual Outcome outcome() const = 0;
+
+  virtual std::string MoveText(Move move) const = 0;
+  // The game's move message for `move`, packed.
+  virtual void MoveDetail(Move move, google::protobuf::Any* detail) const = 0;
+
+  // The full state, hidden information and RNG included, for trusted callers.
+  virtual void Serialize(v1::GameState* out) const = 0;
+  // THE view filter: what `seat` may know, nothing else.
+  virtual void Observe(Seat seat, v1::View* out) const = 0;
+
+  // Canonical bytes of the full state (deterministic serialization).
+  std::string Bytes() const;
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual const GameInfo& info() const = 0;
+  const std::string& name() const { return info().name; }
+
+  // Checks the player count and options, then creates the game.
+  absl::StatusOr<std::unique_ptr<State>> NewGame(int players, uint64_t seed,
+                                                 const OptionMap& options,
+                                                 EventSink* events = nullptr) const;
+
+  // Decodes and fully validates an untrusted state (ranges, component conservation,
+  // phase consistency). The message says what is wrong.
+  virtual absl::StatusOr<std::unique_ptr<State>> Deserialize(const v1::GameState& proto) const;
+
+  // The move a client sent: by id, by detail, or both (they must agree). Does not check
+  // legality; State::Apply does.
+  absl::StatusOr<Move> ParseMove(const v1::Move& move) const;
+
+  // A full state consistent with `view`: hidden information of the other seats and all
+  // future chance re-drawn from `seed`.
+  virtual absl::StatusOr<std::unique_ptr<State>> Resample(const v1::View& view,
+                                                          uint64_t seed) const = 0;
+
+  // Observation features of a view and move features of the given moves.
+  virtual absl::Status Featurize(const v1::View& view, std::span<const Move> moves,
+                                 Features* out) const = 0;
+
+ protected:
+  // Creates a game with checked players and options.
+  virtual absl::StatusOr<std::unique_ptr<State>> Create(int players, uint64_t seed,
+                                                        const Options& options,
+                                                        EventSink* events) const = 0;
+  // Decodes a game-specific state message (already unpacked from GameState).
+  virtual absl::StatusOr<std::unique_ptr<State>> DecodeState(
+      const google::protobuf::Any& state) const = 0;
+  // Decodes the game's move message into a move id.
+  virtual absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const = 0;
+};
+
+}  // namespace gavel

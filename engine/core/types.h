@@ -1,0 +1,25 @@
+#pragma once
+#include <cstdint>
+
+namespace gavel {
+
+// Seats are numbered 0..seats-1. kNoSeat marks "nobody" (a finished game's seat to move).
+using Seat = int;
+inline constexpr Seat kNoSeat = -1;
+inline constexpr int kMaxSeats = 8;
+
+// A set of seats, bit s for seat s.
+using SeatMask = uint32_t;
+inline constexpr SeatMask kEveryone = 0xFFFFFFFFu;
+inline constexpr SeatMask OnlySeat(Seat seat) { return SeatMask{1} << seat; }
+inline constexpr SeatMask AllBut(Seat seat) { return ~OnlySeat(seat); }
+
+// One atomic decision, as a compact per-game code. Each game documents its encoding;
+// the core treats it as opaque.
+struct Move {
+  uint32_t id = 0;
+  friend bool operator==(Move a, Move b) { return a.id == b.id; }
+  friend bool operator!=(Move a, Move b) { return a.id != b.id; }
+};
+
+}  // namespace gavel

@@ -1,0 +1,43 @@
+#pragma once
+// The engine server: the Engine service, the standard health service and (optionally)
+// server reflection on one gRPC server.
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "grpcpp/server.h"
+
+namespace gavel::service {
+
+struct EngineServerOptions {
+  std::string listen = "0.0.0.0:50051";
+  int max_message_bytes = 1 << 20;       // larger requests get RESOURCE_EXHAUSTED
+  int max_concurrent_streams = 256;      // per connection
+  int max_threads = 0;                   // 0: gRPC's default
+  bool reflection = false;
+  int max_connection_age_ms = 0;         // 0: unlimited; else clients re-resolve after it
+  int max_connection_age_grace_ms = 10000;
+};
+
+class EngineServer {
+ public:
+  // Starts serving; returns the bound port (useful with port 0).
+  static absl::StatusOr<std::unique_ptr<EngineServer>> Start(const EngineServerOptions& options);
+  ~EngineServer();
+
+  int port() const { return port_; }
+  // Reports NOT_SERVING on the health service (new work should go elsewhere).
+  void SetNotServing();
+  // Stops accepting calls, lets calls in flight finish until `deadline`, then cancels
+  // the rest; returns when the server has stopped.
+  void Shutdown(std::chrono::system_clock::time_point deadline);
+
+ private:
+  EngineServer() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int port_ = 0;
+};
+
+}  // namespace gavel::service

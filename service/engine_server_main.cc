@@ -1,0 +1,75 @@
+// gavel-engine: the stateless engine server.
+//
+// On SIGTERM or SIGINT it reports NOT_SERVING on the health service, keeps serving for
+// --shutdown_delay_s (so load balancers stop sending new work), then finishes the calls
+// in flight within --drain_s and exits 0.
+#include <csignal>
+#include <cstdio>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "engine/core/registry.h"
+#include "service/engine_server.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address:port to listen on (port 0 picks one)");
+ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response, in bytes");
+ABSL_FLAG(int, max_concurrent_streams, 256, "concurrent calls per client connection");
+ABSL_FLAG(int, max_threads, 0, "upper bound on server threads (0: gRPC's default)");
+ABSL_FLAG(bool, reflection, false, "enable gRPC server reflection");
+ABSL_FLAG(int, max_connection_age_ms, 0,
+          "close client connections after this age so clients re-resolve (0: never)");
+ABSL_FLAG(int, max_connection_age_grace_ms, 10000, "grace for calls on an aged connection");
+ABSL_FLAG(double, shutdown_delay_s, 0, "seconds to keep serving after NOT_SERVING on SIGTERM");
+ABSL_FLAG(double, drain_s, 10, "seconds calls in flight get to finish at shutdown");
+ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("gavel engine server: a stateless gRPC game engine");
+  absl::ParseCommandLine(argc, argv);
+  spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
+
+  // Signals are taken synchronously by the main thread; every other thread blocks them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  gavel::service::EngineServerOptions options;
+  options.listen = absl::GetFlag(FLAGS_listen);
+  options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
+  options.max_threads = absl::GetFlag(FLAGS_max_threads);
+  options.reflection = absl::GetFlag(FLAGS_reflection);
+  options.max_connection_age_ms = absl::GetFlag(FLAGS_max_connection_age_ms);
+  options.max_connection_age_grace_ms = absl::GetFlag(FLAGS_max_connection_age_grace_ms);
+  auto server = gavel::service::EngineServer::Start(options);
+  if (!server.ok()) {
+    spdlog::error("engine server failed to start: {}", server.status().ToString());
+    return 1;
+  }
+  std::string games;
+  for (const gavel::Game* game : gavel::AllGames()) games += " " + game->name();
+  spdlog::info("gavel engine serving on port {} (games:{})", (*server)->port(), games);
+  // The readiness line scripts and tests wait for.
+  std::printf("listening on port %d\n", (*server)->port());
+  std::fflush(stdout);
+
+  int received = 0;
+  sigwait(&signals, &received);
+  spdlog::info("signal {}: reporting NOT_SERVING", received);
+  (*server)->SetNotServing();
+  const double delay = absl::GetFlag(FLAGS_shutdown_delay_s);
+  if (delay > 0) {
+    // Keep serving while load balancers notice NOT_SERVING; a second signal cuts it short.
+    timespec wait{static_cast<time_t>(delay),
+                  static_cast<long>((delay - static_cast<time_t>(delay)) * 1e9)};
+    sigtimedwait(&signals, nullptr, &wait);
+  }
+  const auto drain = std::chrono::milliseconds(static_cast<int64_t>(absl::GetFlag(FLAGS_drain_s) * 1000));
+  (*server)->Shutdown(std::chrono::system_clock::now() + drain);
+  spdlog::info("engine server stopped");
+  return 0;
+}

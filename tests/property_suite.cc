@@ -1,0 +1,239 @@
+#include "tests/property_suite.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/rng.h"
+
+namespace gavel::testing {
+namespace {
+
+constexpr int kMaxSteps = 50000;  // far above any game's length: reaching it is a failure
+
+std::string ViewBytes(const State& state, Seat seat) {
+  v1::View view;
+  state.Observe(seat, &view);
+  std::string bytes;
+  view.SerializeToString(&bytes);  // views hold no maps, so this is deterministic
+  return bytes;
+}
+
+void AddOptionCombos(const std::vector<OptionSpec>& specs, size_t index, OptionMap current,
+                     std::vector<OptionMap>* out) {
+  if (index == specs.size()) {
+    out->push_back(current);
+    return;
+  }
+  const OptionSpec& spec = specs[index];
+  std::vector<std::string> values = spec.choices;
+  if (values.empty()) {
+    std::set<int> ints = {spec.min_int, spec.max_int, std::atoi(spec.default_value.c_str())};
+    for (int value : ints) values.push_back(std::to_string(value));
+  }
+  for (const auto& value : values) {
+    current[spec.name] = value;
+    AddOptionCombos(specs, index + 1, current, out);
+  }
+}
+
+std::string ConfigName(int players, const OptionMap& options) {
+  std::string name = absl::StrCat("p", players);
+  for (const auto& [key, value] : options) absl::StrAppend(&name, "_", key, "_", value);
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+// The steps every reachable state must pass.
+void CheckState(const Config& config, const State& state, uint64_t seed, int step) {
+  const Game& game = *config.game;
+  SCOPED_TRACE(absl::StrCat("seed ", seed, " step ", step));
+  // Round trip through the wire form re-validates every invariant (conservation, phase).
+  v1::GameState wire;
+  state.Serialize(&wire);
+  auto decoded = game.Deserialize(wire);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ((*decoded)->Bytes(), state.Bytes()) << "serialization round trip changed the state";
+
+  std::vector<Move> legal;
+  state.LegalMoves(legal);
+  if (state.finished()) {
+    EXPECT_TRUE(legal.empty());
+    return;
+  }
+  const Seat mover = state.to_move();
+  ASSERT_GE(mover, 0);
+  ASSERT_LT(mover, state.seats());
+  EXPECT_FALSE(state.IsAutomaton(mover)) << "an automaton seat is asked to decide";
+  ASSERT_FALSE(legal.empty()) << "seat " << mover << " has no legal move";
+  std::set<uint32_t> distinct;
+  for (Move move : legal) distinct.insert(move.id);
+  EXPECT_EQ(distinct.size(), legal.size()) << "duplicate legal moves";
+
+  // Every legal move is accepted and its detail decodes back to the same id.
+  for (Move move : legal) {
+    ASSERT_TRUE(state.IsLegal(move)) << state.MoveText(move);
+    v1::Move proto;
+    state.MoveDetail(move, proto.mutable_detail());
+    auto parsed = game.ParseMove(proto);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(parsed->id, move.id) << state.MoveText(move);
+  }
+
+  // The view filter: the mover's view survives resampling unchanged (so it cannot
+  // depend on other seats' hidden information), and the legal moves, which go to the
+  // mover, are the same in the resampled state.
+  Rng rng(seed * 7919 + static_cast<uint64_t>(step));
+  for (Seat seat = 0; seat < state.seats(); ++seat) {
+    if (state.IsAutomaton(seat)) continue;
+    if (seat != mover && rng.Below(4) != 0) continue;  // all seats sometimes, the mover always
+    v1::View view;
+    state.Observe(seat, &view);
+    auto resampled = game.Resample(view, rng.Next());
+    ASSERT_TRUE(resampled.ok()) << "seat " << seat << ": " << resampled.status();
+    EXPECT_EQ(ViewBytes(**resampled, seat), ViewBytes(state, seat))
+        << "seat " << seat << "'s view changed when hidden information was resampled";
+    if (seat == mover) {
+      std::vector<Move> resampled_legal;
+      (*resampled)->LegalMoves(resampled_legal);
+      EXPECT_EQ(resampled_legal, legal) << "legal moves depend on hidden information";
+      Features features;
+      ASSERT_TRUE(game.Featurize(view, legal, &features).ok());
+      EXPECT_EQ(features.moves.size(), legal.size() * features.move_size);
+      for (float f : features.observation) ASSERT_TRUE(std::isfinite(f));
+      for (float f : features.moves) ASSERT_TRUE(std::isfinite(f));
+    }
+  }
+}
+
+// Illegal moves are refused and change nothing.
+void CheckIllegalMoves(State& state, Rng& rng) {
+  std::vector<Move> legal;
+  state.LegalMoves(legal);
+  const std::string before = state.Bytes();
+  for (int attempt = 0; attempt < 6; ++attempt) {
+    Move candidate{attempt < 3 ? static_cast<uint32_t>(rng.Next())
+                               : legal[rng.Below(legal.size())].id + 1 + rng.Below(3)};
+    if (std::find(legal.begin(), legal.end(), candidate) != legal.end()) continue;
+    const absl::Status status = state.Apply(candidate);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+    ASSERT_EQ(state.Bytes(), before) << "an illegal move changed the state";
+  }
+}
+
+// Random byte damage and truncation of a valid state: decoding either fails cleanly or
+// yields a state that plays on without crashing.
+void CheckDamagedStates(const Game& game, const State& state, Rng& rng) {
+  v1::GameState wire;
+  state.Serialize(&wire);
+  const std::string inner = wire.state().value();
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::string damaged = inner;
+    if (attempt == 0) {
+      damaged.resize(damaged.size() / 2);
+    } else {
+      for (int flips = 1 + rng.Below(3); flips > 0 && !damaged.empty(); --flips)
+        damaged[rng.Below(damaged.size())] ^= static_cast<char>(1 + rng.Below(255));
+    }
+    v1::GameState candidate = wire;
+    candidate.mutable_state()->set_value(damaged);
+    auto decoded = game.Deserialize(candidate);
+    if (!decoded.ok()) {
+      EXPECT_EQ(decoded.status().code(), absl::StatusCode::kInvalidArgument);
+      continue;
+    }
+    State& s = **decoded;
+    std::vector<Move> legal;
+    for (int step = 0; step < 50 && !s.finished(); ++step) {
+      s.LegalMoves(legal);
+      ASSERT_FALSE(legal.empty()) << "an accepted state leaves the mover without moves";
+      ASSERT_TRUE(s.Apply(legal[rng.Below(legal.size())]).ok());
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Config> AllConfigs(const Game& game, int total_games) {
+  std::vector<OptionMap> combos;
+  AddOptionCombos(game.info().options, 0, {}, &combos);
+  std::vector<Config> configs;
+  for (int players = game.info().min_players; players <= game.info().max_players; ++players) {
+    for (const OptionMap& options : combos) {
+      if (!game.NewGame(players, 1, options).ok()) continue;  // a combination the rules forbid
+      configs.push_back(Config{&game, players, options, 0, ConfigName(players, options)});
+    }
+  }
+  const int seeds = std::max<int>(2, total_games / std::max<int>(1, configs.size()));
+  for (Config& config : configs) config.seeds = seeds;
+  return configs;
+}
+
+TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
+  const Config& config = GetParam();
+  const Game& game = *config.game;
+  for (int i = 0; i < config.seeds; ++i) {
+    const uint64_t seed = 1000 + static_cast<uint64_t>(i);
+    SCOPED_TRACE(absl::StrCat(config.name, " seed ", seed));
+    auto created = game.NewGame(config.players, seed, config.options);
+    ASSERT_TRUE(created.ok()) << created.status();
+    std::unique_ptr<State> state = std::move(*created);
+    Rng rng(seed);
+    std::vector<Move> history, legal;
+    bool resample_changed_others = false;
+    int step = 0;
+    for (; !state->finished() && step < kMaxSteps; ++step) {
+      if (step % 4 == 0 || i == 0) {
+        CheckState(config, *state, seed, step);
+        if (HasFatalFailure()) return;
+      }
+      if (step % 16 == 0) {
+        CheckIllegalMoves(*state, rng);
+        CheckDamagedStates(game, *state, rng);
+        if (HasFatalFailure()) return;
+        // Resampling is not vacuous: another seat's view changes in some states.
+        const Seat mover = state->to_move();
+        v1::View view;
+        state->Observe(mover, &view);
+        auto resampled = game.Resample(view, rng.Next());
+        ASSERT_TRUE(resampled.ok());
+        for (Seat other = 0; other < state->seats(); ++other)
+          if (other != mover && ViewBytes(**resampled, other) != ViewBytes(*state, other))
+            resample_changed_others = true;
+      }
+      state->LegalMoves(legal);
+      const Move move = legal[rng.Below(legal.size())];
+      history.push_back(move);
+      ASSERT_TRUE(state->Apply(move).ok());
+    }
+    ASSERT_TRUE(state->finished()) << "random play did not end within " << kMaxSteps << " moves";
+    CheckState(config, *state, seed, step);
+    EXPECT_TRUE(resample_changed_others) << "resampling never changed any hidden information";
+    const Outcome outcome = state->outcome();
+    ASSERT_EQ(outcome.ranks.size(), static_cast<size_t>(state->seats()));
+    EXPECT_EQ(*std::min_element(outcome.ranks.begin(), outcome.ranks.end()), 1);
+    for (int rank : outcome.ranks) EXPECT_TRUE(rank >= 1 && rank <= state->seats());
+    EXPECT_EQ(state->Apply(Move{0}).code(), absl::StatusCode::kFailedPrecondition);
+
+    // Determinism: the same seed and moves give byte-identical states.
+    auto replay = game.NewGame(config.players, seed, config.options);
+    ASSERT_TRUE(replay.ok());
+    for (Move move : history) ASSERT_TRUE((*replay)->Apply(move).ok());
+    EXPECT_EQ((*replay)->Bytes(), state->Bytes());
+  }
+}
+
+TEST_P(GameProperties, StateOfAnotherGameOrNoneIsRefused) {
+  const Config& config = GetParam();
+  v1::GameState wrong;
+  wrong.set_game("no-such-game");
+  EXPECT_EQ(config.game->Deserialize(wrong).status().code(), absl::StatusCode::kInvalidArgument);
+  wrong.set_game(config.game->name());
+  EXPECT_EQ(config.game->Deserialize(wrong).status().code(), absl::StatusCode::kInvalidArgument);
+  wrong.mutable_state()->PackFrom(v1::GameInfo());  // a message of the wrong type
+  EXPECT_EQ(config.game->Deserialize(wrong).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace gavel::testing
