@@ -110,6 +110,8 @@ void EngineServer::SetNotServing() {
 void EngineServer::Shutdown(std::chrono::system_clock::time_point deadline) {
   if (!impl_->server) return;
   SetNotServing();
+  // Ends the health Watch streams, which would otherwise hold the drain to its deadline.
+  if (auto* health = impl_->server->GetHealthCheckService()) health->Shutdown();
   impl_->server->Shutdown(deadline);
   impl_->server->Wait();
   impl_->server.reset();

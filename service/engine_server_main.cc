@@ -11,6 +11,7 @@
 #include "absl/flags/usage.h"
 #include "engine/core/registry.h"
 #include "service/engine_server.h"
+#include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address:port to listen on (port 0 picks one)");
@@ -28,6 +29,7 @@ ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, war
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("gavel engine server: a stateless gRPC game engine");
   absl::ParseCommandLine(argc, argv);
+  spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-engine"));  // stdout: readiness only
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
 
   // Signals are taken synchronously by the main thread; every other thread blocks them.

@@ -1,0 +1,362 @@
+// The engine server end to end: a real server process on loopback, clients that play
+// whole games through the RPCs, every kind of bad input, health and graceful shutdown.
+#include <signal.h>
+
+#include <future>
+#include <random>
+
+#include "engine/core/registry.h"
+#include "gavel/v1/engine.grpc.pb.h"
+#include "gavel/v1/sultan.pb.h"
+#include "gmock/gmock.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "tests/support/child_process.h"
+
+namespace gavel {
+namespace {
+
+using ::gavel::testing::ChildProcess;
+using ::testing::HasSubstr;
+
+struct Server {
+  ChildProcess process;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<v1::Engine::Stub> stub;
+};
+
+Server StartServer(std::vector<std::string> extra_flags = {}) {
+  std::vector<std::string> argv = {GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
+                                   "--max_message_bytes=65536", "--log_level=warn"};
+  argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
+  auto process = ChildProcess::Start(argv);
+  EXPECT_TRUE(process.ok()) << process.status();
+  auto port = process->WaitForPort();
+  EXPECT_TRUE(port.ok()) << port.status();
+  auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
+                                     grpc::InsecureChannelCredentials());
+  return Server{std::move(*process), channel, v1::Engine::NewStub(channel)};
+}
+
+class EngineServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new Server(StartServer()); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  v1::Engine::Stub& stub() { return *server_->stub; }
+
+  v1::GameState NewSultan(int players, uint64_t seed) {
+    v1::NewGameRequest request;
+    request.set_game("sultan");
+    request.set_players(players);
+    request.set_seed(seed);
+    v1::NewGameResponse response;
+    grpc::ClientContext context;
+    EXPECT_TRUE(stub().NewGame(&context, request, &response).ok());
+    return response.state();
+  }
+
+  grpc::Status Apply(const v1::GameState& state, const v1::Move& move, v1::ApplyResponse* out,
+                     std::optional<int> seat = std::nullopt) {
+    v1::ApplyRequest request;
+    *request.mutable_state()->mutable_full() = state;
+    *request.mutable_move() = move;
+    if (seat) request.set_seat(*seat);
+    grpc::ClientContext context;
+    return stub().Apply(&context, request, out);
+  }
+
+  std::vector<v1::Move> Legal(const v1::GameState& state, int seat, grpc::Status* status = nullptr) {
+    v1::LegalMovesRequest request;
+    *request.mutable_state()->mutable_full() = state;
+    request.set_seat(seat);
+    v1::LegalMovesResponse response;
+    grpc::ClientContext context;
+    grpc::Status result = stub().LegalMoves(&context, request, &response);
+    if (status) *status = result;
+    return {response.moves().begin(), response.moves().end()};
+  }
+
+  static Server* server_;
+};
+
+Server* EngineServerTest::server_ = nullptr;
+
+TEST_F(EngineServerTest, ListsEveryGameWithPlayersAndOptions) {
+  v1::ListGamesResponse response;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub().ListGames(&context, {}, &response).ok());
+  ASSERT_EQ(response.games_size(), static_cast<int>(AllGames().size()));
+  EXPECT_EQ(response.games(0).name(), "sultan");
+  EXPECT_EQ(response.games(0).min_players(), 2);
+  EXPECT_EQ(response.games(0).max_players(), 5);
+}
+
+// Plays complete games of every game at its smallest and largest table through the RPCs.
+TEST_F(EngineServerTest, PlaysWholeGamesOfEveryGameThroughTheRpcs) {
+  std::mt19937 random(3);
+  for (const Game* game : AllGames()) {
+    for (int players : {game->info().min_players, game->info().max_players}) {
+      SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
+      v1::NewGameRequest request;
+      request.set_game(game->name());
+      request.set_players(players);
+      request.set_seed(77);
+      request.set_per_seat_events(true);
+      v1::NewGameResponse created;
+      grpc::ClientContext context;
+      ASSERT_TRUE(stub().NewGame(&context, request, &created).ok());
+      v1::GameState state = created.state();
+      v1::GameStatus status = created.status();
+      int moves = 0;
+      while (!status.finished()) {
+        ASSERT_LT(++moves, 50000);
+        const int seat = status.to_move();
+        const int other = (seat + 1) % status.seats();
+        if (!created.status().results(other).automaton() && other != seat)
+          EXPECT_TRUE(Legal(state, other).empty()) << "only the seat to move has moves";
+        std::vector<v1::Move> legal = Legal(state, seat);
+        ASSERT_FALSE(legal.empty());
+        v1::Move chosen = legal[random() % legal.size()];
+        if (moves % 3 == 0) chosen.clear_detail();  // the id alone is enough
+        else if (moves % 5 == 0) chosen.set_id(0);  // and so is the detail alone
+        v1::ApplyResponse applied;
+        grpc::Status result = Apply(state, chosen, &applied, seat);
+        ASSERT_TRUE(result.ok()) << result.error_message();
+        state = applied.state();
+        status = applied.status();
+        if (moves % 7 == 0) {
+          v1::ObserveRequest observe;
+          *observe.mutable_state()->mutable_full() = state;
+          observe.set_seat(seat);
+          v1::ObserveResponse view;
+          grpc::ClientContext observe_context;
+          ASSERT_TRUE(stub().Observe(&observe_context, observe, &view).ok());
+          EXPECT_EQ(view.view().seat(), seat);
+        }
+      }
+      int winners = 0;
+      for (const auto& result : status.results()) winners += result.rank() == 1;
+      EXPECT_GE(winners, 1);
+      v1::ApplyResponse after;
+      EXPECT_EQ(Apply(state, Legal(created.state(), created.status().to_move())[0], &after).error_code(),
+                grpc::StatusCode::FAILED_PRECONDITION);
+    }
+  }
+}
+
+TEST_F(EngineServerTest, ResampleGivesAStateConsistentWithTheView) {
+  const v1::GameState state = NewSultan(4, 5);
+  v1::ObserveRequest observe;
+  *observe.mutable_state()->mutable_full() = state;
+  observe.set_seat(2);
+  v1::ObserveResponse view;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub().Observe(&context, observe, &view).ok());
+  v1::ResampleRequest resample;
+  *resample.mutable_view() = view.view();
+  resample.set_seed(9);
+  v1::ResampleResponse resampled;
+  grpc::ClientContext resample_context;
+  ASSERT_TRUE(stub().Resample(&resample_context, resample, &resampled).ok());
+  *observe.mutable_state()->mutable_full() = resampled.state();
+  v1::ObserveResponse again;
+  grpc::ClientContext again_context;
+  ASSERT_TRUE(stub().Observe(&again_context, observe, &again).ok());
+  EXPECT_EQ(again.view().SerializeAsString(), view.view().SerializeAsString());
+}
+
+// Every bad input gets its status code and a message that says what is wrong.
+TEST_F(EngineServerTest, GarbageBytesAreInvalidArgument) {
+  grpc::GenericStub generic(server_->channel);
+  const std::string garbage = "\xff\xff\xff\x01not a protobuf";
+  grpc::Slice slice(garbage);
+  grpc::ByteBuffer request(&slice, 1), response;
+  grpc::ClientContext context;
+  std::promise<grpc::Status> done;
+  generic.UnaryCall(&context, "/gavel.v1.Engine/Apply", grpc::StubOptions(), &request, &response,
+                    [&](grpc::Status status) { done.set_value(status); });
+  const grpc::Status status = done.get_future().get();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("not a well-formed gavel.v1.ApplyRequest"));
+}
+
+TEST_F(EngineServerTest, TruncatedAndForeignStatesAreInvalidArgument) {
+  const v1::GameState state = NewSultan(3, 1);
+  std::vector<v1::Move> legal = Legal(state, 0);
+  ASSERT_FALSE(legal.empty());
+  v1::ApplyResponse response;
+
+  v1::GameState truncated = state;
+  truncated.mutable_state()->set_value(state.state().value().substr(0, state.state().value().size() / 3));
+  grpc::Status status = Apply(truncated, legal[0], &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+
+  v1::GameState foreign = state;
+  foreign.mutable_state()->PackFrom(v1::GameInfo());
+  status = Apply(foreign, legal[0], &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("must be a gavel.v1.SultanState"));
+
+  v1::GameState unknown = state;
+  unknown.set_game("chess");
+  status = Apply(unknown, legal[0], &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("unknown game 'chess'"));
+
+  v1::ApplyRequest empty;
+  grpc::ClientContext context;
+  status = stub().Apply(&context, empty, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("no state"));
+}
+
+TEST_F(EngineServerTest, StateBreakingTheRulesIsInvalidArgument) {
+  const v1::GameState state = NewSultan(3, 1);
+  v1::SultanState sultan;
+  ASSERT_TRUE(state.state().UnpackTo(&sultan));
+  sultan.mutable_bag()->set_blue(sultan.bag().blue() - 1);  // a jewel vanished
+  v1::GameState broken = state;
+  broken.mutable_state()->PackFrom(sultan);
+  grpc::Status status;
+  Legal(broken, 0, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("jewels of colour 5"));
+
+  ASSERT_TRUE(state.state().UnpackTo(&sultan));
+  sultan.set_start_player(2);  // not whose turn it can be
+  broken.mutable_state()->PackFrom(sultan);
+  Legal(broken, 0, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(EngineServerTest, IllegalMovesWrongSeatsAndBadRequests) {
+  const v1::GameState state = NewSultan(3, 1);
+  v1::ApplyResponse response;
+  v1::Move illegal;
+  illegal.set_id(16 + 4 * 15 + 2);  // a bid during the return phase
+  grpc::Status status = Apply(state, illegal, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("not legal"));
+
+  const v1::Move legal = Legal(state, 0)[0];
+  status = Apply(state, legal, &response, /*seat=*/1);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("seat 0's turn"));
+  status = Apply(state, legal, &response, /*seat=*/9);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("out of range"));
+
+  Legal(state, -1, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  v1::Move mismatched = legal;
+  mismatched.set_id(legal.id() + 1);
+  status = Apply(state, mismatched, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("does not match"));
+
+  v1::Move wrong_type;
+  wrong_type.mutable_detail()->PackFrom(v1::GameInfo());
+  status = Apply(state, wrong_type, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  v1::NewGameRequest request;
+  request.set_game("sultan");
+  request.set_players(6);
+  v1::NewGameResponse created;
+  grpc::ClientContext context;
+  status = stub().NewGame(&context, request, &created);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("2 to 5 players"));
+  request.set_players(3);
+  (*request.mutable_options())["speed"] = "fast";
+  grpc::ClientContext option_context;
+  status = stub().NewGame(&option_context, request, &created);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("unknown option 'speed'"));
+
+  v1::ApplyRequest sealed;
+  sealed.mutable_state()->mutable_sealed()->set_token("opaque");
+  grpc::ClientContext sealed_context;
+  status = stub().Apply(&sealed_context, sealed, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+
+  v1::ApplyRequest huge;
+  *huge.mutable_state()->mutable_full() = state;
+  huge.mutable_move()->set_text(std::string(100000, 'x'));
+  grpc::ClientContext huge_context;
+  status = stub().Apply(&huge_context, huge, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+}
+
+TEST_F(EngineServerTest, EventsAreFilteredPerSeat) {
+  v1::NewGameRequest request;
+  request.set_game("sultan");
+  request.set_players(3);
+  request.set_seed(4);
+  request.set_per_seat_events(true);
+  v1::NewGameResponse created;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub().NewGame(&context, request, &created).ok());
+  ASSERT_EQ(created.seat_events_size(), 3);
+  for (const v1::SeatEvents& seat_events : created.seat_events()) {
+    for (const v1::Event& event : seat_events.events()) {
+      v1::SultanEvent detail;
+      ASSERT_TRUE(event.detail().UnpackTo(&detail));
+      if (detail.has_hand_drawn() && detail.hand_drawn().seat() != seat_events.seat())
+        EXPECT_EQ(detail.hand_drawn().cards_size(), 0) << "another seat's cards leaked";
+    }
+  }
+}
+
+// SIGTERM: health turns NOT_SERVING, calls in flight finish, the process exits 0. (gRPC
+// 1.51 keeps health Watch streams open until the drain deadline, so this takes ~drain_s.)
+TEST(EngineServerShutdown, SigtermReportsNotServingDrainsAndExitsZero) {
+  Server server = StartServer({"--shutdown_delay_s=1", "--drain_s=2"});
+  auto health = grpc::health::v1::Health::NewStub(server.channel);
+  grpc::ClientContext watch_context;
+  grpc::health::v1::HealthCheckRequest watch_request;
+  auto watch = health->Watch(&watch_context, watch_request);
+  grpc::health::v1::HealthCheckResponse health_status;
+  ASSERT_TRUE(watch->Read(&health_status));
+  EXPECT_EQ(health_status.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+
+  // Calls in flight while the signal arrives.
+  grpc::CompletionQueue queue;
+  constexpr int kCalls = 64;
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<v1::NewGameResponse> responses(kCalls);
+  std::vector<grpc::Status> statuses(kCalls);
+  v1::NewGameRequest request;
+  request.set_game("sultan");
+  request.set_players(5);
+  for (int i = 0; i < kCalls; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    auto call = server.stub->AsyncNewGame(contexts.back().get(), request, &queue);
+    call->Finish(&responses[i], &statuses[i], reinterpret_cast<void*>(static_cast<intptr_t>(i)));
+  }
+  server.process.Signal(SIGTERM);
+  ASSERT_TRUE(watch->Read(&health_status));
+  EXPECT_EQ(health_status.status(), grpc::health::v1::HealthCheckResponse::NOT_SERVING);
+  watch_context.TryCancel();
+  for (int i = 0; i < kCalls; ++i) {
+    void* tag;
+    bool ok;
+    ASSERT_TRUE(queue.Next(&tag, &ok));
+  }
+  for (const grpc::Status& status : statuses)
+    EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::UNAVAILABLE)
+        << status.error_code() << " " << status.error_message();
+  auto exit_code = server.process.Wait(20000);
+  ASSERT_TRUE(exit_code.ok()) << exit_code.status();
+  EXPECT_EQ(*exit_code, 0);
+  queue.Shutdown();
+}
+
+}  // namespace
+}  // namespace gavel
