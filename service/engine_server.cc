@@ -10,6 +10,8 @@
 #include "grpcpp/resource_quota.h"
 #include "service/engine_handler.h"
 #include "service/grpc_status.h"
+#include "service/metrics.h"
+#include "spdlog/spdlog.h"
 
 namespace gavel::service {
 namespace {
@@ -21,39 +23,70 @@ using RawEngine = v1::Engine::WithRawCallbackMethod_ListGames<
         v1::Engine::WithRawCallbackMethod_Apply<v1::Engine::WithRawCallbackMethod_Observe<
             v1::Engine::WithRawCallbackMethod_Resample<v1::Engine::Service>>>>>>;
 
+// The game a request is about, for metric labels.
+std::string GameOf(const v1::ListGamesRequest&) { return ""; }
+std::string GameOf(const v1::NewGameRequest& request) { return request.game(); }
+std::string GameOf(const v1::LegalMovesRequest& request) { return request.state().full().game(); }
+std::string GameOf(const v1::ApplyRequest& request) { return request.state().full().game(); }
+std::string GameOf(const v1::ObserveRequest& request) { return request.state().full().game(); }
+std::string GameOf(const v1::ResampleRequest& request) { return request.view().game(); }
+
+template <typename Response>
+bool FinishesGame(const Response&) { return false; }
+bool FinishesGame(const v1::ApplyResponse& response) { return response.status().finished(); }
+
+// Parses the request, runs the handler, serializes the response, records metrics.
 template <typename Request, typename Response>
-absl::Status HandleRaw(absl::Status (*handler)(const Request&, Response*),
-                       const grpc::ByteBuffer& in, grpc::ByteBuffer* out) {
+absl::Status HandleRaw(absl::string_view rpc, absl::Status (*handler)(const Request&, Response*),
+                       const grpc::ByteBuffer& in, grpc::ByteBuffer* out, ServiceMetrics* metrics) {
+  const auto start = std::chrono::steady_clock::now();
   Request request;
-  grpc::ByteBuffer copy(in);  // the reader consumes its buffer
-  if (!grpc::GenericDeserialize<grpc::ProtoBufferReader, Request>(&copy, &request).ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("the request (", in.Length(),
-                                                   " bytes) is not a well-formed ",
-                                                   Request::descriptor()->full_name()));
-  }
   Response response;
-  if (absl::Status status = handler(request, &response); !status.ok()) return status;
-  bool own_buffer = false;
-  return ToAbslStatus(
-      grpc::GenericSerialize<grpc::ProtoBufferWriter, Response>(response, out, &own_buffer));
+  grpc::ByteBuffer copy(in);  // the reader consumes its buffer
+  absl::Status status;
+  if (!grpc::GenericDeserialize<grpc::ProtoBufferReader, Request>(&copy, &request).ok()) {
+    status = absl::InvalidArgumentError(absl::StrCat("the request (", in.Length(),
+                                                     " bytes) is not a well-formed ",
+                                                     Request::descriptor()->full_name()));
+  } else {
+    status = handler(request, &response);
+  }
+  if (status.ok()) {
+    bool own_buffer = false;
+    status = ToAbslStatus(
+        grpc::GenericSerialize<grpc::ProtoBufferWriter, Response>(response, out, &own_buffer));
+  }
+  if (!status.ok()) spdlog::debug("{} refused: {}", std::string(rpc), status.ToString());
+  if (metrics) {
+    const std::string game = GameLabel(GameOf(request));
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    metrics->RecordCall(rpc, game, status.code(), elapsed.count());
+    if (status.ok() && std::is_same_v<Request, v1::NewGameRequest>) metrics->GameStarted(game);
+    if (status.ok() && FinishesGame(response)) metrics->GameFinished(game);
+  }
+  return status;
 }
 
 // Each RPC runs its handler inline on gRPC's callback thread: the work is short and
 // CPU-bound, so a thread hop would cost more than it saves.
 class EngineService final : public RawEngine {
+ public:
+  explicit EngineService(ServiceMetrics* metrics) : metrics_(metrics) {}
+
+ private:
   template <typename Request, typename Response>
-  static grpc::ServerUnaryReactor* Run(grpc::CallbackServerContext* context,
-                                       absl::Status (*handler)(const Request&, Response*),
-                                       const grpc::ByteBuffer* in, grpc::ByteBuffer* out) {
+  grpc::ServerUnaryReactor* Run(grpc::CallbackServerContext* context, absl::string_view rpc,
+                                absl::Status (*handler)(const Request&, Response*),
+                                const grpc::ByteBuffer* in, grpc::ByteBuffer* out) {
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    reactor->Finish(ToGrpcStatus(HandleRaw(handler, *in, out)));
+    reactor->Finish(ToGrpcStatus(HandleRaw(rpc, handler, *in, out, metrics_)));
     return reactor;
   }
 
 #define GAVEL_RAW_METHOD(Name)                                                           \
   grpc::ServerUnaryReactor* Name(grpc::CallbackServerContext* context,                  \
                                  const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override { \
-    return Run(context, &service::Name, in, out);                                       \
+    return Run(context, #Name, &service::Name, in, out);                                \
   }
   GAVEL_RAW_METHOD(ListGames)
   GAVEL_RAW_METHOD(NewGame)
@@ -62,11 +95,14 @@ class EngineService final : public RawEngine {
   GAVEL_RAW_METHOD(Observe)
   GAVEL_RAW_METHOD(Resample)
 #undef GAVEL_RAW_METHOD
+
+  ServiceMetrics* metrics_;
 };
 
 }  // namespace
 
 struct EngineServer::Impl {
+  explicit Impl(ServiceMetrics* metrics) : service(metrics) {}
   EngineService service;
   std::unique_ptr<grpc::Server> server;
 };
@@ -76,7 +112,7 @@ absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   if (options.reflection) grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<EngineServer> server(new EngineServer());
-  server->impl_ = std::make_unique<Impl>();
+  server->impl_ = std::make_unique<Impl>(options.metrics);
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &server->port_);
   builder.RegisterService(&server->impl_->service);

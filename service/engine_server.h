@@ -10,6 +10,8 @@
 
 namespace gavel::service {
 
+class ServiceMetrics;
+
 struct EngineServerOptions {
   std::string listen = "0.0.0.0:50051";
   int max_message_bytes = 1 << 20;       // larger requests get RESOURCE_EXHAUSTED
@@ -18,6 +20,7 @@ struct EngineServerOptions {
   bool reflection = false;
   int max_connection_age_ms = 0;         // 0: unlimited; else clients re-resolve after it
   int max_connection_age_grace_ms = 10000;
+  ServiceMetrics* metrics = nullptr;     // records every call when set; not owned
 };
 
 class EngineServer {

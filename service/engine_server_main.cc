@@ -11,6 +11,7 @@
 #include "absl/flags/usage.h"
 #include "engine/core/registry.h"
 #include "service/engine_server.h"
+#include "service/metrics.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
@@ -24,6 +25,8 @@ ABSL_FLAG(int, max_connection_age_ms, 0,
 ABSL_FLAG(int, max_connection_age_grace_ms, 10000, "grace for calls on an aged connection");
 ABSL_FLAG(double, shutdown_delay_s, 0, "seconds to keep serving after NOT_SERVING on SIGTERM");
 ABSL_FLAG(double, drain_s, 10, "seconds calls in flight get to finish at shutdown");
+ABSL_FLAG(std::string, metrics_listen, "",
+          "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 int main(int argc, char** argv) {
@@ -47,6 +50,17 @@ int main(int argc, char** argv) {
   options.reflection = absl::GetFlag(FLAGS_reflection);
   options.max_connection_age_ms = absl::GetFlag(FLAGS_max_connection_age_ms);
   options.max_connection_age_grace_ms = absl::GetFlag(FLAGS_max_connection_age_grace_ms);
+  gavel::service::ServiceMetrics metrics("gavel_engine");
+  if (const std::string listen = absl::GetFlag(FLAGS_metrics_listen); !listen.empty()) {
+    auto port = metrics.Serve(listen);
+    if (!port.ok()) {
+      spdlog::error("{}", port.status().ToString());
+      return 1;
+    }
+    options.metrics = &metrics;
+    spdlog::info("metrics on port {}", *port);
+    std::printf("metrics on port %d\n", *port);
+  }
   auto server = gavel::service::EngineServer::Start(options);
   if (!server.ok()) {
     spdlog::error("engine server failed to start: {}", server.status().ToString());

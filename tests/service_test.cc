@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "tests/support/child_process.h"
+#include "tests/support/http_get.h"
 
 namespace gavel {
 namespace {
@@ -312,6 +313,38 @@ TEST_F(EngineServerTest, EventsAreFilteredPerSeat) {
         EXPECT_EQ(detail.hand_drawn().cards_size(), 0) << "another seat's cards leaked";
     }
   }
+}
+
+// The metrics endpoint serves the Prometheus text format with calls by RPC, game and status
+// code; game labels stay bounded whatever names clients send.
+TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
+  std::vector<std::string> argv = {GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
+                                   "--metrics_listen=127.0.0.1:0", "--log_level=warn"};
+  auto process = ChildProcess::Start(argv);
+  ASSERT_TRUE(process.ok());
+  auto metrics_line = process->WaitForLine("metrics on port ");
+  ASSERT_TRUE(metrics_line.ok()) << metrics_line.status();
+  const int metrics_port = std::atoi(metrics_line->c_str() + std::string("metrics on port ").size());
+  auto port = process->WaitForPort();
+  ASSERT_TRUE(port.ok());
+  auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
+                                                      grpc::InsecureChannelCredentials()));
+  v1::NewGameRequest request;
+  request.set_game("sultan");
+  request.set_players(3);
+  v1::NewGameResponse response;
+  for (const char* game : {"sultan", "sultan", "no-such-game-1", "no-such-game-2"}) {
+    request.set_game(game);
+    grpc::ClientContext context;
+    stub->NewGame(&context, request, &response);
+  }
+  auto body = gavel::testing::HttpGet(metrics_port, "/metrics");
+  ASSERT_TRUE(body.ok()) << body.status();
+  EXPECT_THAT(*body, HasSubstr("gavel_engine_calls_total{code=\"OK\",game=\"sultan\",rpc=\"NewGame\"} 2"));
+  EXPECT_THAT(*body, HasSubstr("gavel_engine_calls_total{code=\"INVALID_ARGUMENT\",game=\"other\",rpc=\"NewGame\"} 2"));
+  EXPECT_THAT(*body, HasSubstr("gavel_engine_call_seconds_bucket{game=\"sultan\",rpc=\"NewGame\""));
+  EXPECT_THAT(*body, HasSubstr("gavel_engine_games_started_total{game=\"sultan\"} 2"));
+  EXPECT_THAT(*body, ::testing::Not(HasSubstr("no-such-game")));
 }
 
 // SIGTERM: health turns NOT_SERVING, calls in flight finish, the process exits 0. (gRPC
