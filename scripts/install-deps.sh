@@ -11,17 +11,26 @@ packages=(
   python3 python3-grpcio python3-protobuf
 )
 
+# Node.js runs the offline Kubernetes manifest validation (k8s/validate). A machine that
+# already has node and npm (from any source) keeps them.
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$package")
 done
-if ((${#missing[@]} == 0)); then
-  exit 0
+if ((${#missing[@]} > 0)); then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "installing: ${missing[*]}"
-sudo=""
-[[ $(id -u) -eq 0 ]] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The manifest validator's npm packages, pinned by k8s/validate/package-lock.json.
+cd "$(dirname "$0")/../k8s/validate"
+if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules ]]; then
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+fi

@@ -1,0 +1,89 @@
+// Validates every manifest in k8s/ offline against the Kubernetes API schemas (the
+// kubernetes-models package compiles them to JSON-schema validators), checks that
+// kustomization.yaml lists exactly the manifests there are, and checks the properties the
+// deployment relies on (headless engine Service, gRPC probes, a grace period that covers
+// the shutdown delay plus the drain).
+//
+//   (cd k8s/validate && npm ci) && node k8s/validate/validate.mjs
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseAllDocuments } from "yaml";
+
+const k8sDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const failures = [];
+let checked = 0;
+
+async function modelFor(apiVersion, kind) {
+  // "v1" -> v1/Kind.mjs, "apps/v1" -> apps/v1/Kind.mjs
+  try {
+    const module = await import(`kubernetes-models/${apiVersion}/${kind}`);
+    return module[kind];
+  } catch {
+    return undefined;
+  }
+}
+
+function flagValue(args, name) {
+  const flag = (args || []).find((arg) => arg.startsWith(`--${name}=`));
+  return flag === undefined ? undefined : Number(flag.split("=")[1]);
+}
+
+function checkEngine(object, where) {
+  if (object.kind === "Service" && object.metadata.name === "gavel-engine" &&
+      object.spec.clusterIP !== "None") {
+    failures.push(`${where}: the engine Service must be headless (clusterIP: None)`);
+  }
+  if (object.kind !== "Deployment" || object.metadata.name !== "gavel-engine") return;
+  const pod = object.spec.template.spec;
+  const engine = pod.containers.find((container) => container.name === "engine");
+  for (const probe of ["readinessProbe", "livenessProbe"]) {
+    if (!engine[probe] || !engine[probe].grpc) failures.push(`${where}: ${probe} must be a gRPC probe`);
+  }
+  const needed = (flagValue(engine.args, "shutdown_delay_s") ?? 0) + (flagValue(engine.args, "drain_s") ?? 10);
+  if (!(pod.terminationGracePeriodSeconds > needed)) {
+    failures.push(`${where}: terminationGracePeriodSeconds must exceed shutdown delay + drain (${needed} s)`);
+  }
+  if (!(flagValue(engine.args, "max_connection_age_ms") > 0)) {
+    failures.push(`${where}: the engine must set --max_connection_age_ms so clients re-resolve`);
+  }
+}
+
+const manifests = readdirSync(k8sDir).filter((name) => name.endsWith(".yaml") && name !== "kustomization.yaml");
+for (const file of manifests) {
+  const documents = parseAllDocuments(readFileSync(join(k8sDir, file), "utf8"));
+  for (const [index, document] of documents.entries()) {
+    const where = `${file}#${index}`;
+    if (document.errors.length) {
+      failures.push(`${where}: ${document.errors[0].message}`);
+      continue;
+    }
+    const object = document.toJSON();
+    if (!object) continue;
+    const Model = await modelFor(object.apiVersion, object.kind);
+    if (!Model) {
+      failures.push(`${where}: unknown apiVersion/kind ${object.apiVersion} ${object.kind}`);
+      continue;
+    }
+    try {
+      new Model(object).validate();
+    } catch (error) {
+      failures.push(`${where} (${object.kind} ${object.metadata?.name}): ${error.message}`);
+      continue;
+    }
+    checkEngine(object, where);
+    checked += 1;
+  }
+}
+
+const kustomization = parseAllDocuments(readFileSync(join(k8sDir, "kustomization.yaml"), "utf8"))[0].toJSON();
+const listed = new Set(kustomization.resources || []);
+for (const file of manifests) if (!listed.has(file)) failures.push(`kustomization.yaml does not list ${file}`);
+for (const file of listed) if (!manifests.includes(file)) failures.push(`kustomization.yaml lists missing ${file}`);
+
+if (failures.length) {
+  for (const failure of failures) console.error(`FAIL ${failure}`);
+  console.error(`${checked} passed, ${failures.length} failed`);
+  process.exit(1);
+}
+console.log(`${checked} passed, 0 failed`);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Collects what the runtime image needs from a build tree: the server and bot binaries
+# (into OUT/bin) and the Debian packages that provide their shared libraries (OUT/packages.txt).
+# Used by the Dockerfile's build stage; tested on the host by CTest.
+#   scripts/runtime-files.sh BUILD_DIR OUT_DIR
+set -euo pipefail
+build=${1:?build dir}
+out=${2:?output dir}
+mkdir -p "$out/bin"
+binaries=()
+for name in gavel-engine gavel-arena gavel-bot; do
+  path=$(find "$build" -type f -name "$name" -perm -u+x | head -n 1)
+  [[ -n "$path" ]] && binaries+=("$path") && cp "$path" "$out/bin/"
+done
+cp "$(dirname "$0")/gavel-entrypoint.sh" "$out/bin/gavel"
+((${#binaries[@]} > 0)) || { echo "no binaries under $build" >&2; exit 1; }
+# Every shared library the binaries load, mapped to the package that ships it.
+ldd "${binaries[@]}" | awk '/=> \// {print $3}' | sort -u | while read -r library; do
+  dpkg -S "$library" 2>/dev/null || dpkg -S "$(realpath "$library")" 2>/dev/null ||
+    { echo "no package ships $library" >&2; exit 1; }
+done | cut -d: -f1 | sort -u > "$out/packages.txt"
+echo "$(wc -l < "$out/packages.txt") runtime packages for ${#binaries[@]} binaries"
