@@ -6,10 +6,10 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/proto_buffer_reader.h"
 #include "grpcpp/support/proto_buffer_writer.h"
-#include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/resource_quota.h"
 #include "service/engine_handler.h"
 #include "service/grpc_status.h"
+#include "service/health_service.h"
 #include "service/metrics.h"
 #include "spdlog/spdlog.h"
 
@@ -102,20 +102,22 @@ class EngineService final : public RawEngine {
 }  // namespace
 
 struct EngineServer::Impl {
-  explicit Impl(ServiceMetrics* metrics) : service(metrics) {}
+  explicit Impl(ServiceMetrics* metrics) : service(metrics), health({"gavel.v1.Engine"}) {}
   EngineService service;
+  HealthService health;
   std::unique_ptr<grpc::Server> server;
 };
 
 absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
     const EngineServerOptions& options) {
-  grpc::EnableDefaultHealthCheckService(true);
+  grpc::EnableDefaultHealthCheckService(false);
   if (options.reflection) grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<EngineServer> server(new EngineServer());
   server->impl_ = std::make_unique<Impl>(options.metrics);
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &server->port_);
   builder.RegisterService(&server->impl_->service);
+  builder.RegisterService(&server->impl_->health);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, options.max_concurrent_streams);
@@ -139,15 +141,11 @@ EngineServer::~EngineServer() {
   if (impl_ && impl_->server) Shutdown(std::chrono::system_clock::now());
 }
 
-void EngineServer::SetNotServing() {
-  if (auto* health = impl_->server->GetHealthCheckService()) health->SetServingStatus(false);
-}
+void EngineServer::SetNotServing() { impl_->health.SetServing(false); }
 
 void EngineServer::Shutdown(std::chrono::system_clock::time_point deadline) {
   if (!impl_->server) return;
-  SetNotServing();
-  // Ends the health Watch streams, which would otherwise hold the drain to its deadline.
-  if (auto* health = impl_->server->GetHealthCheckService()) health->Shutdown();
+  impl_->health.Shutdown();  // NOT_SERVING, and Watch streams end instead of holding the drain
   impl_->server->Shutdown(deadline);
   impl_->server->Wait();
   impl_->server.reset();

@@ -347,10 +347,9 @@ TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
   EXPECT_THAT(*body, ::testing::Not(HasSubstr("no-such-game")));
 }
 
-// SIGTERM: health turns NOT_SERVING, calls in flight finish, the process exits 0. (gRPC
-// 1.51 keeps health Watch streams open until the drain deadline, so this takes ~drain_s.)
+// SIGTERM: health turns NOT_SERVING, calls in flight finish, the process exits 0.
 TEST(EngineServerShutdown, SigtermReportsNotServingDrainsAndExitsZero) {
-  Server server = StartServer({"--shutdown_delay_s=1", "--drain_s=2"});
+  Server server = StartServer({"--shutdown_delay_s=1", "--drain_s=3"});
   auto health = grpc::health::v1::Health::NewStub(server.channel);
   grpc::ClientContext watch_context;
   grpc::health::v1::HealthCheckRequest watch_request;
