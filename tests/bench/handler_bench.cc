@@ -1,0 +1,52 @@
+// The engine server's per-call work without gRPC: parse the request, validate the state,
+// apply the move (with events), serialize the response. Compare with service_bench to see
+// how much of a call is the engine and how much is gRPC.
+#include "benchmark/benchmark.h"
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "service/engine_handler.h"
+
+namespace gavel {
+namespace {
+
+std::string MidGameApplyRequest(const Game& game) {
+  auto state = std::move(*game.NewGame(game.info().max_players, 5, {}));
+  Rng rng(5);
+  std::vector<Move> legal;
+  for (int step = 0; step < 40 && !state->finished(); ++step) {
+    state->LegalMoves(legal);
+    state->ApplyLegal(legal[rng.Below(legal.size())], nullptr);
+  }
+  state->LegalMoves(legal);
+  v1::ApplyRequest request;
+  state->Serialize(request.mutable_state()->mutable_full());
+  request.mutable_move()->set_id(legal.front().id);
+  return request.SerializeAsString();
+}
+
+void HandleApply(benchmark::State& bench, const Game* game) {
+  const std::string bytes = MidGameApplyRequest(*game);
+  for (auto _ : bench) {
+    v1::ApplyRequest request;
+    request.ParseFromString(bytes);
+    v1::ApplyResponse response;
+    if (!service::Apply(request, &response).ok()) bench.SkipWithError("Apply failed");
+    benchmark::DoNotOptimize(response.SerializeAsString());
+  }
+  bench.counters["request_bytes"] = static_cast<double>(bytes.size());
+}
+
+void RegisterAll() {
+  for (const Game* game : AllGames())
+    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game);
+}
+
+}  // namespace
+}  // namespace gavel
+
+int main(int argc, char** argv) {
+  gavel::RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

@@ -1,0 +1,153 @@
+// Service throughput: Apply calls per second on one server core against a bare gRPC echo
+// server answering the same payload size, measured in the same run; p50 / p99 latency.
+// Servers run pinned to core 0 (taskset), the load generator on the other cores.
+//
+//   build/tests/bench/service_bench [--seconds=3] [--in_flight=64]
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "gavel/v1/engine.grpc.pb.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "tests/support/child_process.h"
+
+ABSL_FLAG(double, seconds, 3, "measuring time per server");
+ABSL_FLAG(int, in_flight, 64, "concurrent calls");
+
+namespace gavel {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Result {
+  double calls_per_second = 0;
+  double p50_us = 0, p99_us = 0;
+  int64_t errors = 0;
+};
+
+// Keeps `in_flight` unary calls running for `seconds`; `start_call(done)` issues one call
+// and must invoke done(ok) when it completes.
+template <typename StartCall>
+Result RunLoad(StartCall start_call) {
+  const int in_flight = absl::GetFlag(FLAGS_in_flight);
+  const auto end = Clock::now() + std::chrono::duration<double>(absl::GetFlag(FLAGS_seconds));
+  std::mutex mutex;
+  std::condition_variable all_done;
+  std::vector<double> latencies;
+  std::atomic<int64_t> errors{0};
+  int running = in_flight;
+  std::function<void()> launch = [&] {
+    const auto started = Clock::now();
+    start_call([&, started](bool ok) {
+      const auto now = Clock::now();
+      if (!ok) ++errors;
+      {
+        std::lock_guard lock(mutex);
+        latencies.push_back(std::chrono::duration<double, std::micro>(now - started).count());
+      }
+      if (now < end) {
+        launch();
+      } else {
+        std::lock_guard lock(mutex);
+        if (--running == 0) all_done.notify_one();
+      }
+    });
+  };
+  const auto begin = Clock::now();
+  for (int i = 0; i < in_flight; ++i) launch();
+  std::unique_lock lock(mutex);
+  all_done.wait(lock, [&] { return running == 0; });
+  const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+  std::sort(latencies.begin(), latencies.end());
+  Result result;
+  result.calls_per_second = static_cast<double>(latencies.size()) / elapsed;
+  result.p50_us = latencies[latencies.size() / 2];
+  result.p99_us = latencies[latencies.size() * 99 / 100];
+  result.errors = errors;
+  return result;
+}
+
+testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::string> flags) {
+  std::vector<std::string> argv = {"/usr/bin/taskset", "-c", "0", binary};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  auto process = testing::ChildProcess::Start(argv);
+  if (!process.ok()) std::abort();
+  return std::move(*process);
+}
+
+// A mid-game state of `game`, reached by seeded random play, and one legal move in it.
+v1::ApplyRequest MidGameRequest(const Game& game) {
+  auto state = std::move(*game.NewGame(game.info().max_players, 5, {}));
+  Rng rng(5);
+  std::vector<Move> legal;
+  for (int step = 0; step < 40 && !state->finished(); ++step) {
+    state->LegalMoves(legal);
+    state->ApplyLegal(legal[rng.Below(legal.size())], nullptr);
+  }
+  state->LegalMoves(legal);
+  v1::ApplyRequest request;
+  state->Serialize(request.mutable_state()->mutable_full());
+  request.mutable_move()->set_id(legal.front().id);
+  return request;
+}
+
+}  // namespace
+}  // namespace gavel
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  using namespace gavel;
+  const std::string dir = testing::BuildDir();
+  auto engine = StartPinned(GAVEL_ENGINE_BINARY, {"--listen=127.0.0.1:0", "--log_level=warn"});
+  auto echo = StartPinned(dir + "/echo_server", {});
+  const int engine_port = *engine.WaitForPort();
+  const int echo_port = *echo.WaitForPort();
+  auto engine_channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", engine_port),
+                                            grpc::InsecureChannelCredentials());
+  auto echo_channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", echo_port),
+                                          grpc::InsecureChannelCredentials());
+  auto stub = v1::Engine::NewStub(engine_channel);
+  grpc::GenericStub echo_stub(echo_channel);
+
+  std::printf("%-12s %8s %14s %14s %8s %10s %10s\n", "game", "bytes", "Apply/s", "echo/s", "ratio",
+              "Apply p99", "echo p99");
+  for (const Game* game : AllGames()) {
+    const v1::ApplyRequest request = MidGameRequest(*game);
+    const std::string payload = request.SerializeAsString();
+    const Result apply = RunLoad([&](auto done) {
+      auto* context = new grpc::ClientContext();
+      auto* response = new v1::ApplyResponse();
+      stub->async()->Apply(context, &request, response, [=](grpc::Status status) {
+        done(status.ok());
+        delete response;
+        delete context;
+      });
+    });
+    const Result echoed = RunLoad([&](auto done) {
+      auto* context = new grpc::ClientContext();
+      auto* out = new grpc::ByteBuffer();
+      grpc::Slice slice(payload);
+      grpc::ByteBuffer in(&slice, 1);
+      echo_stub.UnaryCall(context, "/bench.Echo/Echo", grpc::StubOptions(), &in, out,
+                          [=](grpc::Status status) {
+                            done(status.ok());
+                            delete out;
+                            delete context;
+                          });
+    });
+    std::printf("%-12s %8zu %14.0f %14.0f %7.0f%% %8.0fus %8.0fus%s\n", game->name().c_str(),
+                payload.size(), apply.calls_per_second, echoed.calls_per_second,
+                100 * apply.calls_per_second / echoed.calls_per_second, apply.p99_us, echoed.p99_us,
+                apply.errors + echoed.errors ? "  (errors!)" : "");
+  }
+  return 0;
+}
