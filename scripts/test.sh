@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds, runs the whole test suite.
+# The test command: installs what is missing, builds, runs the whole test suite; then
+# builds the engine and its tests again with clang, AddressSanitizer and UBSan, and runs
+# them with the libFuzzer target over every game's states and views.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-cd "${GAVEL_BUILD_DIR:-build}"
-ctest --output-on-failure -j"$(nproc)" --timeout 900
+build_dir=${GAVEL_BUILD_DIR:-build}
+(cd "$build_dir" && ctest --output-on-failure -j"$(nproc)" --timeout 900)
+
+sanitize_dir=${GAVEL_SANITIZE_DIR:-build-sanitize}
+CC=clang CXX=clang++ cmake -S . -B "$sanitize_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGAVEL_SANITIZE=ON -DGAVEL_FUZZ=ON -DGAVEL_BENCHMARKS=OFF \
+  -DGAVEL_FUZZ_SECONDS="${GAVEL_FUZZ_SECONDS:-60}" >/dev/null
+cmake --build "$sanitize_dir" --target engine_tests -j"$(nproc)"
+cd "$sanitize_dir"
+ctest --output-on-failure -L engine -j"$(nproc)" --timeout 900

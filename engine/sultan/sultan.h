@@ -63,8 +63,8 @@ inline Move BidMove(int value, int cushion) {
   return Move{static_cast<uint32_t>(16 + 4 * value + cushion)};
 }
 inline bool IsBid(Move move) { return move.id >= 16; }
-inline int BidValue(Move move) { return static_cast<int>(move.id - 16) / 4; }
-inline int BidCushion(Move move) { return static_cast<int>(move.id - 16) % 4; }
+inline int BidValue(Move move) { return static_cast<int>((move.id - 16) / 4); }
+inline int BidCushion(Move move) { return static_cast<int>((move.id - 16) % 4); }
 
 // Scoring (rules §5).
 int ColourBonus(int count, int players);
