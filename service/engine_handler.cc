@@ -56,14 +56,15 @@ void FillStatus(const State& state, v1::GameStatus* status) {
 }
 
 template <typename Response>
-void FillEvents(const EventLog& log, int seats, bool per_seat, Response* response) {
-  for (v1::Event& event : log.All(seats)) *response->add_events() = std::move(event);
-  if (!per_seat) return;
-  for (Seat seat = 0; seat < seats; ++seat) {
-    auto* seat_events = response->add_seat_events();
-    seat_events->set_seat(seat);
-    for (v1::Event& event : log.ForSeat(seat)) *seat_events->add_events() = std::move(event);
+void FillEvents(EventLog& log, int seats, bool per_seat, Response* response) {
+  if (per_seat) {
+    for (Seat seat = 0; seat < seats; ++seat) {
+      auto* seat_events = response->add_seat_events();
+      seat_events->set_seat(seat);
+      for (v1::Event& event : log.ForSeat(seat)) seat_events->add_events()->Swap(&event);
+    }
   }
+  log.MoveAllTo(seats, response->mutable_events());
 }
 
 void FillInfo(const GameInfo& info, v1::GameInfo* out) {

@@ -1,6 +1,7 @@
 #include "service/engine_server.h"
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
@@ -40,8 +41,14 @@ template <typename Request, typename Response>
 absl::Status HandleRaw(absl::string_view rpc, absl::Status (*handler)(const Request&, Response*),
                        const grpc::ByteBuffer& in, grpc::ByteBuffer* out, ServiceMetrics* metrics) {
   const auto start = std::chrono::steady_clock::now();
-  Request request;
-  Response response;
+  // One arena per call: the request, the response and everything in them in a few blocks.
+  alignas(16) char first_block[16384];
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.initial_block = first_block;
+  arena_options.initial_block_size = sizeof first_block;
+  google::protobuf::Arena arena(arena_options);
+  Request& request = *google::protobuf::Arena::CreateMessage<Request>(&arena);
+  Response& response = *google::protobuf::Arena::CreateMessage<Response>(&arena);
   grpc::ByteBuffer copy(in);  // the reader consumes its buffer
   absl::Status status;
   if (!grpc::GenericDeserialize<grpc::ProtoBufferReader, Request>(&copy, &request).ok()) {
@@ -126,9 +133,10 @@ absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
                                options.max_connection_age_grace_ms);
   }
-  if (options.max_threads > 0) {
+  if (options.max_threads > 0 || options.max_memory_mb > 0) {
     grpc::ResourceQuota quota("gavel-engine");
-    quota.SetMaxThreads(options.max_threads);
+    if (options.max_threads > 0) quota.SetMaxThreads(options.max_threads);
+    if (options.max_memory_mb > 0) quota.Resize(static_cast<size_t>(options.max_memory_mb) << 20);
     builder.SetResourceQuota(quota);
   }
   server->impl_->server = builder.BuildAndStart();

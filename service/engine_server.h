@@ -17,6 +17,7 @@ struct EngineServerOptions {
   int max_message_bytes = 1 << 20;       // larger requests get RESOURCE_EXHAUSTED
   int max_concurrent_streams = 256;      // per connection
   int max_threads = 0;                   // 0: gRPC's default
+  int max_memory_mb = 0;                 // 0: unlimited; else gRPC's memory quota
   bool reflection = false;
   int max_connection_age_ms = 0;         // 0: unlimited; else clients re-resolve after it
   int max_connection_age_grace_ms = 10000;

@@ -19,6 +19,7 @@ ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address:port to listen on (port
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response, in bytes");
 ABSL_FLAG(int, max_concurrent_streams, 256, "concurrent calls per client connection");
 ABSL_FLAG(int, max_threads, 0, "upper bound on server threads (0: gRPC's default)");
+ABSL_FLAG(int, max_memory_mb, 0, "memory gRPC may use for calls, in MiB (0: unlimited)");
 ABSL_FLAG(bool, reflection, false, "enable gRPC server reflection");
 ABSL_FLAG(int, max_connection_age_ms, 0,
           "close client connections after this age so clients re-resolve (0: never)");
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
   options.max_threads = absl::GetFlag(FLAGS_max_threads);
+  options.max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
   options.reflection = absl::GetFlag(FLAGS_reflection);
   options.max_connection_age_ms = absl::GetFlag(FLAGS_max_connection_age_ms);
   options.max_connection_age_grace_ms = absl::GetFlag(FLAGS_max_connection_age_grace_ms);

@@ -17,12 +17,16 @@ void EventLog::Emit(SeatMask audience, const google::protobuf::Message& detail,
   audiences_.push_back(audience);
 }
 
-std::vector<v1::Event> EventLog::All(int seats) const {
-  std::vector<v1::Event> all = events_;
-  for (size_t i = 0; i < all.size(); ++i)
+void EventLog::MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out) {
+  out->Reserve(out->size() + static_cast<int>(events_.size()));
+  for (size_t i = 0; i < events_.size(); ++i) {
+    v1::Event* event = out->Add();
+    event->Swap(&events_[i]);
     for (Seat seat = 0; seat < seats; ++seat)
-      if (audiences_[i] & OnlySeat(seat)) all[i].add_visible_to(seat);
-  return all;
+      if (audiences_[i] & OnlySeat(seat)) event->add_visible_to(seat);
+  }
+  events_.clear();
+  audiences_.clear();
 }
 
 std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {

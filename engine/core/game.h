@@ -46,8 +46,9 @@ class EventLog : public EventSink {
  public:
   void Emit(SeatMask audience, const google::protobuf::Message& detail,
             std::string text) override;
-  // Every event, with `visible_to` listing the seats among 0..seats-1 that may see it.
-  std::vector<v1::Event> All(int seats) const;
+  // Moves every event into `out`, with `visible_to` listing the seats among 0..seats-1
+  // that may see it. The log is empty afterwards.
+  void MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out);
   // The events `seat` may see. Goes only by the audience the game declared.
   std::vector<v1::Event> ForSeat(Seat seat) const;
   size_t size() const { return events_.size(); }

@@ -2,6 +2,7 @@
 // apply the move (with events), serialize the response. Compare with service_bench to see
 // how much of a call is the engine and how much is gRPC.
 #include "benchmark/benchmark.h"
+#include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "service/engine_handler.h"
@@ -27,11 +28,12 @@ std::string MidGameApplyRequest(const Game& game) {
 void HandleApply(benchmark::State& bench, const Game* game) {
   const std::string bytes = MidGameApplyRequest(*game);
   for (auto _ : bench) {
-    v1::ApplyRequest request;
-    request.ParseFromString(bytes);
-    v1::ApplyResponse response;
-    if (!service::Apply(request, &response).ok()) bench.SkipWithError("Apply failed");
-    benchmark::DoNotOptimize(response.SerializeAsString());
+    google::protobuf::Arena arena;  // as the server does per call
+    auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(&arena);
+    request->ParseFromString(bytes);
+    auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(&arena);
+    if (!service::Apply(*request, response).ok()) bench.SkipWithError("Apply failed");
+    benchmark::DoNotOptimize(response->SerializeAsString());
   }
   bench.counters["request_bytes"] = static_cast<double>(bytes.size());
 }
