@@ -1,0 +1,626 @@
+// Carat rules: the test vectors of shared/rules/carat.md §11, validation, views, events,
+// options and features.
+#include "engine/carat/carat.h"
+
+#include <bit>
+#include <set>
+
+#include "gavel/v1/carat.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/property_suite.h"
+
+namespace gavel::carat {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+GAVEL_PROPERTY_SUITE(Carat, CaratGame());
+
+enum TileTypeName { A, B, C, D, E, F };
+
+constexpr int Space(int row, int column) { return row * kSide + column; }
+constexpr int Chip(int row, int column) { return row * kChipSide + column; }
+
+std::unique_ptr<CaratState> NewCarat(int players, const OptionMap& options = {}, uint64_t seed = 7,
+                                     EventSink* events = nullptr) {
+  auto state = CaratGame().NewGame(players, seed, options, events);
+  EXPECT_TRUE(state.ok()) << state.status();
+  return std::unique_ptr<CaratState>(static_cast<CaratState*>(state->release()));
+}
+
+struct Laid {
+  int row, column, tile, rotation;
+};
+
+// Puts `value` on `chip` by swapping it with another chip of that value (keeps the set).
+void SetChip(Data& data, int chip, int value) {
+  for (int other = 0; other < kChips; ++other) {
+    if (data.chip_value[other] != value) continue;
+    std::swap(data.chip_value[other], data.chip_value[chip]);
+    return;
+  }
+}
+
+// Rebuilds `data` around the given board: the seat to move holds `mover_holds`, the other
+// tiles fill the hands and the supply, and the scores are those the board implies.
+void Arrange(Data& data, const std::vector<Laid>& board, const std::vector<int>& mover_holds) {
+  data.tile.fill(-1);
+  data.rotation.fill(0);
+  data.occupied = 0;
+  uint64_t free = kAllTiles;
+  for (const Laid& laid : board) {
+    const int space = Space(laid.row, laid.column);
+    data.tile[space] = static_cast<int8_t>(laid.tile);
+    data.rotation[space] = static_cast<uint8_t>(laid.rotation);
+    data.occupied |= uint64_t{1} << space;
+    free &= ~(uint64_t{1} << laid.tile);
+  }
+  const int placed = static_cast<int>(board.size());
+  data.hands = {};
+  for (int tile : mover_holds) {
+    data.hands[placed % data.players] |= uint64_t{1} << tile;
+    free &= ~(uint64_t{1} << tile);
+  }
+  for (Seat seat = 0; seat < data.players; ++seat) {
+    while (std::popcount(data.hands[seat]) < ExpectedHandCount(data, placed, seat)) {
+      data.hands[seat] |= free & (~free + 1);
+      free &= free - 1;
+    }
+  }
+  data.supply = free;
+  ScoringImpliedByBoard(data, &data.scored, &data.scores);
+  ASSERT_TRUE(Validate(data).ok()) << Validate(data);
+}
+
+std::vector<v1::CaratEvent::ChipScored> ScoredChips(const EventLog& log) {
+  std::vector<v1::CaratEvent::ChipScored> chips;
+  for (const v1::Event& event : log.ForSeat(0)) {
+    v1::CaratEvent detail;
+    EXPECT_TRUE(event.detail().UnpackTo(&detail));
+    if (detail.has_chip_scored()) chips.push_back(detail.chip_scored());
+  }
+  return chips;
+}
+
+ChipResult Judge(std::vector<Diamond> diamonds, int chip_value) {
+  return JudgeChip(diamonds, chip_value);
+}
+
+// A tile of `value` not in `used` whose `corner` shows `colour` after some rotation.
+std::pair<int, int> TileShowing(int value, int corner, int colour, std::set<int>& used) {
+  for (int type = 0; type < kTypes; ++type) {
+    const int tile = TileId(type, value);
+    if (used.count(tile)) continue;
+    for (int rotation = 0; rotation < kRotations; ++rotation) {
+      if (CornerColour(type, rotation, corner) != colour) continue;
+      used.insert(tile);
+      return {tile, rotation};
+    }
+  }
+  ADD_FAILURE() << "no tile shows colour " << colour << " with value " << value;
+  return {0, 0};
+}
+
+// The rulebook examples at chip K(3,3) worth 3 (rules §11, vectors 1-6): the diamonds are
+// SE of T(2,2), SW of T(2,3), NE of T(3,2) and NW of T(3,3). Checks the pure judgement
+// and then the same chip on a 4-player board, where colour c belongs to seat c.
+void CheckRulebookExample(std::vector<Diamond> diamonds, std::array<int, kColours> totals,
+                          int winner, int points) {
+  const ChipResult result = Judge(diamonds, 3);
+  EXPECT_EQ(result.totals, totals);
+  EXPECT_EQ(result.winner, winner);
+  EXPECT_EQ(result.winner == kNoColour ? 0 : result.points, points);
+
+  auto state = NewCarat(4);
+  Data& data = state->mutable_data();
+  SetChip(data, Chip(3, 3), 3);
+  std::set<int> used;
+  const std::array<std::pair<int, int>, 4> spaces = {{{2, 2}, {2, 3}, {3, 2}, {3, 3}}};
+  const std::array<int, 4> corners = {kSouthEast, kSouthWest, kNorthEast, kNorthWest};
+  std::vector<Laid> board;
+  for (int i = 0; i < 4; ++i) {
+    auto [tile, rotation] = TileShowing(diamonds[i].value, corners[i], diamonds[i].colour, used);
+    board.push_back({spaces[i].first, spaces[i].second, tile, rotation});
+  }
+  const Laid last = board.back();
+  board.pop_back();
+  Arrange(data, board, {last.tile});
+  const auto before = data.scores;
+  EventLog log;
+  ASSERT_TRUE(state->Apply(PlaceMove(last.tile, Space(3, 3), last.rotation), &log).ok());
+  const auto chips = ScoredChips(log);
+  ASSERT_EQ(chips.size(), 1u);
+  EXPECT_EQ(chips[0].row(), 3u);
+  EXPECT_EQ(chips[0].column(), 3u);
+  EXPECT_THAT(chips[0].totals(), ElementsAre(totals[0], totals[1], totals[2], totals[3]));
+  EXPECT_EQ(chips[0].winner(), winner == kNoColour ? 0 : winner + 1);
+  EXPECT_EQ(chips[0].seat(), winner == kNoColour ? kNoSeat : winner);
+  for (Seat seat = 0; seat < 4; ++seat)
+    EXPECT_EQ(state->data().scores[seat] - before[seat], seat == winner ? points : 0) << seat;
+}
+
+TEST(CaratRulebookExamples, Vector1AllFourColoursRedWinsTwelve) {
+  CheckRulebookExample({{kBlue, 3}, {kYellow, 2}, {kRed, 5}, {kGreen, 1}}, {5, 2, 3, 1}, kRed, 12);
+}
+
+TEST(CaratRulebookExamples, Vector2BlueSumBeatsRedSix) {
+  CheckRulebookExample({{kBlue, 3}, {kBlue, 2}, {kRed, 5}, {kBlue, 1}}, {5, 0, 6, 0}, kBlue, 6);
+}
+
+TEST(CaratRulebookExamples, Vector3RedAndBlueCancelGreenWinsNine) {
+  CheckRulebookExample({{kBlue, 3}, {kBlue, 2}, {kRed, 5}, {kGreen, 1}}, {5, 0, 5, 1}, kGreen, 9);
+}
+
+TEST(CaratRulebookExamples, Vector4ThreeWayTieYellowWinsAtZero) {
+  CheckRulebookExample({{kBlue, 3}, {kBlue, 2}, {kRed, 5}, {kGreen, 5}}, {5, 0, 5, 5}, kYellow, 9);
+}
+
+TEST(CaratRulebookExamples, Vector5TwoPlusTwoNobody) {
+  CheckRulebookExample({{kBlue, 3}, {kYellow, 3}, {kRed, 5}, {kGreen, 5}}, {5, 3, 3, 5}, kNoColour, 0);
+}
+
+TEST(CaratRulebookExamples, Vector6TwoPlusTwoAtZeroNobody) {
+  CheckRulebookExample({{kRed, 3}, {kGreen, 3}, {kRed, 5}, {kGreen, 5}}, {8, 0, 0, 8}, kNoColour, 0);
+}
+
+TEST(CaratRules, Vector7FullPlacementOfVector1) {
+  auto rotations = [](int type, int rotation) {
+    std::string letters;
+    for (int corner = 0; corner < kCorners; ++corner)
+      letters += "RYBG"[CornerColour(type, rotation, corner)];
+    return letters;
+  };
+  EXPECT_EQ(rotations(D, 1), "GRBY");
+  EXPECT_EQ(rotations(A, 0), "RGBY");
+  EXPECT_EQ(rotations(A, 3), "GBYR");
+  auto state = NewCarat(4);
+  Data& data = state->mutable_data();
+  SetChip(data, Chip(3, 3), 3);
+  Arrange(data, {{2, 2, TileId(D, 3), 1}, {2, 3, TileId(A, 2), 0}, {3, 2, TileId(D, 5), 1}},
+          {TileId(A, 1)});
+  EventLog log;
+  ASSERT_EQ(state->to_move(), 3);
+  ASSERT_TRUE(state->Apply(PlaceMove(TileId(A, 1), Space(3, 3), 3), &log).ok());
+  const auto chips = ScoredChips(log);
+  ASSERT_EQ(chips.size(), 1u);
+  EXPECT_THAT(chips[0].totals(), ElementsAre(5, 2, 3, 1));
+  EXPECT_EQ(chips[0].winner(), v1::CARAT_COLOUR_RED);
+  EXPECT_EQ(chips[0].multiplier(), 4u);
+  EXPECT_EQ(chips[0].points(), 12u);
+  EXPECT_EQ(chips[0].seat(), 0);
+  EXPECT_THAT(state->data().scores, ElementsAre(12, 0, 0, 0));
+  EXPECT_TRUE((state->data().scored >> Chip(3, 3)) & 1);
+}
+
+TEST(CaratRules, Vector8RotationsOfTypeA) {
+  const std::array<std::string, 4> expected = {"RGBY", "YRGB", "BYRG", "GBYR"};
+  for (int rotation = 0; rotation < kRotations; ++rotation) {
+    std::string letters;
+    for (int corner = 0; corner < kCorners; ++corner)
+      letters += "RYBG"[CornerColour(A, rotation, corner)];
+    EXPECT_EQ(letters, expected[rotation]) << rotation;
+  }
+  // The four rotations of every type differ, and the six types differ up to rotation.
+  std::set<std::string> orders;
+  for (int type = 0; type < kTypes; ++type) {
+    std::set<std::string> own;
+    for (int rotation = 0; rotation < kRotations; ++rotation) {
+      std::string letters;
+      for (int corner = 0; corner < kCorners; ++corner)
+        letters += "RYBG"[CornerColour(type, rotation, corner)];
+      own.insert(letters);
+      orders.insert(letters);
+    }
+    EXPECT_EQ(own.size(), 4u) << type;
+  }
+  EXPECT_EQ(orders.size(), 24u);
+}
+
+TEST(CaratRules, Vector9SmallChips) {
+  for (int value = 1; value <= kMaxChipValue; ++value) {
+    ChipResult corner = Judge({{kYellow, 4}}, value);
+    EXPECT_EQ(corner.winner, kYellow);
+    EXPECT_EQ(corner.points, value);
+    EXPECT_EQ(Judge({{kRed, 4}, {kBlue, 4}}, value).winner, kNoColour);
+    ChipResult same = Judge({{kRed, 4}, {kRed, 2}}, value);
+    EXPECT_EQ(same.winner, kRed);
+    EXPECT_EQ(same.points, value);
+    ChipResult two = Judge({{kRed, 4}, {kBlue, 2}}, value);
+    EXPECT_EQ(two.winner, kRed);
+    EXPECT_EQ(two.points, 2 * value);
+  }
+}
+
+TEST(CaratRules, Vector10PlacementLegality) {
+  auto state = NewCarat(2);
+  const int tile = std::countr_zero(state->data().hands[0]);
+  for (int rotation = 0; rotation < kRotations; ++rotation) {
+    EXPECT_FALSE(state->IsLegal(PlaceMove(tile, Space(0, 3), rotation)));
+    EXPECT_TRUE(state->IsLegal(PlaceMove(tile, Space(1, 1), rotation)));
+  }
+  EXPECT_FALSE(state->IsLegal(PlaceMove((tile + 1) % kTiles, Space(1, 1), 0))) << "not in hand";
+  std::vector<Move> legal;
+  state->LegalMoves(legal);
+  EXPECT_EQ(legal.size(), 16u * 4u);  // the inner spaces only
+  ASSERT_TRUE(state->Apply(PlaceMove(tile, Space(1, 1), 0)).ok());
+  const int next = std::countr_zero(state->data().hands[1]);
+  EXPECT_TRUE(state->IsLegal(PlaceMove(next, Space(1, 2), 0)));
+  EXPECT_TRUE(state->IsLegal(PlaceMove(next, Space(0, 1), 2)));
+  EXPECT_FALSE(state->IsLegal(PlaceMove(next, Space(2, 2), 0))) << "diagonal";
+  EXPECT_FALSE(state->IsLegal(PlaceMove(next, Space(3, 3), 0)));
+  EXPECT_FALSE(state->IsLegal(PlaceMove(next, Space(1, 1), 0))) << "occupied";
+  EXPECT_EQ(state->Apply(PlaceMove(next, Space(2, 2), 0)).code(), absl::StatusCode::kInvalidArgument);
+  state->LegalMoves(legal);
+  EXPECT_EQ(legal.size(), 4u * 4u);  // T(0,1), T(1,0), T(1,2), T(2,1)
+}
+
+// Vector 11 on a 4-player board (colour c belongs to seat c).
+TEST(CaratRules, Vector11OnePlacementCompletesFourChips) {
+  auto state = NewCarat(4);
+  Data& data = state->mutable_data();
+  SetChip(data, Chip(0, 0), 2);
+  SetChip(data, Chip(0, 1), 5);
+  SetChip(data, Chip(1, 0), 1);
+  SetChip(data, Chip(1, 1), 4);
+  Arrange(data, {{0, 1, TileId(B, 3), 0}, {1, 0, TileId(C, 6), 0}, {1, 1, TileId(E, 2), 0}},
+          {TileId(A, 5)});
+  EventLog log;
+  ASSERT_TRUE(state->Apply(PlaceMove(TileId(A, 5), Space(0, 0), 2), &log).ok());
+  const auto chips = ScoredChips(log);
+  ASSERT_EQ(chips.size(), 4u);
+  struct Expected {
+    int row, column, winner, multiplier, points;
+    std::array<int, 4> totals;
+  };
+  const std::vector<Expected> expected = {{0, 0, kBlue, 1, 2, {0, 0, 5, 0}},
+                                          {0, 1, kYellow, 2, 10, {3, 5, 0, 0}},
+                                          {1, 1, kBlue, 2, 8, {7, 0, 9, 0}},
+                                          {1, 0, kRed, 2, 2, {6, 0, 0, 5}}};
+  for (const Expected& want : expected) {
+    bool found = false;
+    for (const auto& chip : chips) {
+      if (static_cast<int>(chip.row()) != want.row || static_cast<int>(chip.column()) != want.column) continue;
+      found = true;
+      EXPECT_EQ(chip.winner(), want.winner + 1);
+      EXPECT_EQ(static_cast<int>(chip.multiplier()), want.multiplier);
+      EXPECT_EQ(static_cast<int>(chip.points()), want.points);
+      EXPECT_THAT(chip.totals(), ElementsAre(want.totals[0], want.totals[1], want.totals[2], want.totals[3]));
+    }
+    EXPECT_TRUE(found) << want.row << "," << want.column;
+  }
+  EXPECT_THAT(state->data().scores, ElementsAre(2, 10, 10, 0));
+}
+
+// The same placement with two colours per seat: seat 0 owns red and yellow, seat 1 blue and
+// green; and with two players and one colour each, blue is a non-player colour.
+TEST(CaratRules, Vector11WithTwoPlayers) {
+  for (const char* colours : {"1", "2"}) {
+    auto state = NewCarat(2, {{"colours_per_player", colours}});
+    Data& data = state->mutable_data();
+    SetChip(data, Chip(0, 0), 2);
+    SetChip(data, Chip(0, 1), 5);
+    SetChip(data, Chip(1, 0), 1);
+    SetChip(data, Chip(1, 1), 4);
+    Arrange(data, {{0, 1, TileId(B, 3), 0}, {1, 0, TileId(C, 6), 0}, {1, 1, TileId(E, 2), 0}},
+            {TileId(A, 5)});
+    ASSERT_TRUE(state->Apply(PlaceMove(TileId(A, 5), Space(0, 0), 2)).ok());
+    if (colours == std::string("2")) {
+      EXPECT_THAT(state->data().scores, ElementsAre(12, 10, 0, 0));
+    } else {
+      EXPECT_THAT(state->data().scores, ElementsAre(2, 10, 0, 0));  // blue's 10 go to nobody
+    }
+  }
+}
+
+TEST(CaratRules, TwoColoursOfOneSeatCancelEachOther) {
+  auto state = NewCarat(2, {{"colours_per_player", "2"}});
+  const ChipResult result = Judge({{kRed, 4}, {kYellow, 4}, {kBlue, 2}, {kGreen, 1}}, 3);
+  EXPECT_EQ(result.winner, kBlue);
+  EXPECT_EQ(ColourOwner(state->data(), kBlue), 1);
+  EXPECT_EQ(ColourOwner(state->data(), kYellow), 0);
+  EXPECT_EQ(ColourOwner(state->data(), kGreen), 1);
+  auto three = NewCarat(3);
+  EXPECT_EQ(ColourOwner(three->data(), kBlue), 2);
+  EXPECT_EQ(ColourOwner(three->data(), kGreen), kNoSeat);
+}
+
+TEST(CaratRules, Vector12TilesPerSeat) {
+  for (int players = 2; players <= 4; ++players) {
+    for (const char* hand : {"1", "3"}) {
+      auto state = NewCarat(players, {{"hand_size", hand}}, 40 + players);
+      std::array<int, kMaxPlayers> placed{};
+      std::vector<Move> legal;
+      Rng rng(players);
+      for (int turn = 0; !state->finished(); ++turn) {
+        ASSERT_EQ(state->to_move(), turn % players) << "strict rotation";
+        ++placed[state->to_move()];
+        state->LegalMoves(legal);
+        ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
+      }
+      for (Seat seat = 0; seat < players; ++seat) EXPECT_EQ(placed[seat], kTiles / players);
+    }
+  }
+}
+
+// Every chip is scored exactly once, the points in the events are the final scores, and
+// every intermediate state keeps tile conservation and consistent scored flags.
+TEST(CaratRules, EveryChipScoredExactlyOnceAndTilesConserved) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const int players = 2 + static_cast<int>(seed % 3);
+    EventLog log;
+    auto state = NewCarat(players, {{"hand_size", seed % 2 ? "3" : "1"}}, seed, &log);
+    std::vector<Move> legal;
+    Rng rng(seed);
+    while (!state->finished()) {
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())], &log).ok());
+      ASSERT_TRUE(Validate(state->data()).ok()) << Validate(state->data());
+    }
+    std::set<int> chips;
+    std::array<int, kMaxPlayers> points{};
+    for (const auto& chip : ScoredChips(log)) {
+      EXPECT_TRUE(chips.insert(Chip(chip.row(), chip.column())).second) << "scored twice";
+      if (chip.seat() >= 0) points[chip.seat()] += chip.points();
+    }
+    EXPECT_EQ(chips.size(), static_cast<size_t>(kChips));
+    EXPECT_EQ(state->data().scored, (uint64_t{1} << kChips) - 1);
+    for (Seat seat = 0; seat < players; ++seat) EXPECT_EQ(points[seat], state->data().scores[seat]);
+    EXPECT_EQ(state->data().supply, 0u);
+    for (uint64_t hand : state->data().hands) EXPECT_EQ(hand, 0u);
+  }
+}
+
+TEST(CaratRules, TiedTopScoresShareTheWin) {
+  auto state = NewCarat(3);
+  std::vector<Move> legal;
+  while (!state->finished()) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal.front()).ok());
+  }
+  state->mutable_data().scores = {40, 40, 25, 0};
+  const Outcome outcome = state->outcome();
+  EXPECT_THAT(outcome.scores, ElementsAre(40, 40, 25));
+  EXPECT_THAT(outcome.ranks, ElementsAre(1, 1, 3));
+  EXPECT_THAT(NewCarat(3)->outcome().ranks, ElementsAre(0, 0, 0));
+}
+
+TEST(CaratSetup, ChipsHandsAndSupply) {
+  for (const char* hand : {"1", "3"}) {
+    auto state = NewCarat(4, {{"hand_size", hand}}, 3);
+    const int size = hand == std::string("3") ? 3 : 1;
+    for (Seat seat = 0; seat < 4; ++seat) EXPECT_EQ(std::popcount(state->data().hands[seat]), size);
+    EXPECT_EQ(std::popcount(state->data().supply), kTiles - 4 * size);
+    std::array<int, kMaxChipValue + 1> counts{};
+    for (uint8_t value : state->data().chip_value) ++counts[value];
+    EXPECT_THAT(counts, ElementsAre(0, 10, 10, 10, 10, 9));
+    EXPECT_EQ(state->to_move(), 0);
+  }
+  EXPECT_NE(NewCarat(2, {}, 1)->data().chip_value, NewCarat(2, {}, 2)->data().chip_value);
+}
+
+TEST(CaratOptions, ListedWithDefaultsAndCheckedAgainstThePlayerCount) {
+  const GameInfo& info = CaratGame().info();
+  EXPECT_EQ(info.name, "carat");
+  EXPECT_EQ(info.min_players, 2);
+  EXPECT_EQ(info.max_players, 4);
+  ASSERT_EQ(info.options.size(), 2u);
+  EXPECT_EQ(info.options[0].name, "colours_per_player");
+  EXPECT_THAT(info.options[0].choices, ElementsAre("1", "2"));
+  EXPECT_EQ(info.options[0].default_value, "1");
+  EXPECT_EQ(info.options[1].name, "hand_size");
+  EXPECT_THAT(info.options[1].choices, ElementsAre("1", "3"));
+  EXPECT_EQ(info.options[1].default_value, "1");
+  EXPECT_TRUE(CaratGame().NewGame(2, 1, {{"colours_per_player", "2"}}).ok());
+  for (int players : {3, 4}) {
+    auto refused = CaratGame().NewGame(players, 1, {{"colours_per_player", "2"}});
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(refused.status().message()), HasSubstr("carat: colours_per_player=2"));
+  }
+  EXPECT_FALSE(CaratGame().NewGame(2, 1, {{"hand_size", "2"}}).ok());
+  EXPECT_FALSE(CaratGame().NewGame(5, 1, {}).ok());
+}
+
+TEST(CaratValidation, RejectsBrokenStatesWithAClearMessage) {
+  auto state = NewCarat(3, {{"hand_size", "3"}});
+  std::vector<Move> legal;
+  for (int i = 0; i < 5; ++i) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal.back()).ok());
+  }
+  const Data good = state->data();
+  ASSERT_TRUE(Validate(good).ok());
+  auto message = [](const Data& data) { return std::string(Validate(data).message()); };
+
+  Data broken = good;
+  broken.hands[1] |= broken.hands[0];  // a tile in two hands
+  EXPECT_THAT(message(broken), HasSubstr("counted twice"));
+  broken = good;
+  broken.supply &= broken.supply - 1;  // a tile vanished
+  EXPECT_THAT(message(broken), HasSubstr("is missing"));
+  broken = good;
+  const uint64_t moved = broken.hands[1] & (~broken.hands[1] + 1);
+  broken.hands[1] &= ~moved;
+  broken.hands[2] |= moved;  // conservation holds, but the hand sizes do not
+  EXPECT_THAT(message(broken), HasSubstr("seat 1 must hold 3 tiles, not 2"));
+  broken = good;
+  broken.scored ^= 1;  // the corner chip K(0,0) flips
+  EXPECT_THAT(message(broken), HasSubstr("K(0,0)"));
+  broken = good;
+  broken.scores[1] += 3;
+  EXPECT_THAT(message(broken), HasSubstr("seat 1's score"));
+  broken = good;
+  broken.chip_value[0] = broken.chip_value[0] == 5 ? 4 : 5;
+  EXPECT_THAT(message(broken), HasSubstr("chips of value"));
+  broken = good;
+  broken.colours_per_player = 2;
+  EXPECT_THAT(message(broken), HasSubstr("colours_per_player=2"));
+
+  // A board whose tiles are not connected, and one laid only on border spaces.
+  auto fresh = NewCarat(2);
+  Data board = fresh->data();
+  Arrange(board, {{1, 1, TileId(A, 1), 0}, {1, 2, TileId(A, 2), 0}}, {});
+  Data apart = board;
+  std::swap(apart.tile[Space(1, 2)], apart.tile[Space(3, 3)]);
+  apart.occupied = (uint64_t{1} << Space(1, 1)) | (uint64_t{1} << Space(3, 3));
+  EXPECT_THAT(message(apart), HasSubstr("not orthogonally connected"));
+  Data border = board;
+  std::swap(border.tile[Space(1, 1)], border.tile[Space(0, 1)]);
+  std::swap(border.tile[Space(1, 2)], border.tile[Space(0, 2)]);
+  border.occupied = (uint64_t{1} << Space(0, 1)) | (uint64_t{1} << Space(0, 2));
+  EXPECT_THAT(message(border), HasSubstr("inner space"));
+}
+
+TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
+  auto state = NewCarat(2);
+  v1::GameState wire;
+  state->Serialize(&wire);
+  v1::CaratState proto;
+  ASSERT_TRUE(wire.state().UnpackTo(&proto));
+  auto refused = [&](const v1::CaratState& bad) {
+    v1::GameState candidate = wire;
+    candidate.mutable_state()->PackFrom(bad);
+    const auto result = CaratGame().Deserialize(candidate);
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+    return std::string(result.status().message());
+  };
+  v1::CaratState bad = proto;
+  bad.mutable_seats(0)->mutable_hand(0)->set_value(7);
+  EXPECT_THAT(refused(bad), HasSubstr("does not exist"));
+  bad = proto;
+  bad.set_players(9);
+  EXPECT_THAT(refused(bad), HasSubstr("players must be 2 to 4"));
+  bad = proto;
+  bad.mutable_board(7)->set_rotation(2);
+  EXPECT_THAT(refused(bad), HasSubstr("empty but has a rotation"));
+  bad = proto;
+  bad.set_chips(3, 6);
+  EXPECT_THAT(refused(bad), HasSubstr("chips are worth 1 to 5"));
+  bad = proto;
+  bad.mutable_board()->RemoveLast();
+  EXPECT_THAT(refused(bad), HasSubstr("36"));
+  bad = proto;
+  *bad.add_supply() = proto.supply(0);
+  EXPECT_THAT(refused(bad), HasSubstr("twice"));
+}
+
+TEST(CaratViews, OwnHandOnlySupplyCountedBoardPublic) {
+  auto state = NewCarat(3, {{"hand_size", "3"}}, 21);
+  std::vector<Move> legal;
+  for (int i = 0; i < 4; ++i) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[legal.size() / 2]).ok());
+  }
+  for (Seat viewer = 0; viewer < 3; ++viewer) {
+    v1::View view;
+    state->Observe(viewer, &view);
+    v1::CaratView carat;
+    ASSERT_TRUE(view.view().UnpackTo(&carat));
+    EXPECT_EQ(carat.supply_count(), static_cast<uint32_t>(kTiles - 9 - 4));
+    EXPECT_EQ(carat.to_move(), 4 % 3);
+    int laid = 0;
+    for (const auto& space : carat.board()) {
+      if (!space.has_tile()) continue;
+      ++laid;
+      EXPECT_EQ(space.corners_size(), 4);
+    }
+    EXPECT_EQ(laid, 4);
+    for (Seat seat = 0; seat < 3; ++seat) {
+      EXPECT_EQ(carat.seats(seat).hand_count(), 3u);
+      EXPECT_EQ(carat.seats(seat).hand_size(), seat == viewer ? 3 : 0);
+      EXPECT_EQ(carat.seats(seat).colours_size(), 1);
+    }
+  }
+}
+
+TEST(CaratEvents, DrawnTilesGoOnlyToTheirOwner) {
+  EventLog log;
+  auto state = NewCarat(3, {{"hand_size", "3"}}, 11, &log);
+  std::vector<Move> legal;
+  state->LegalMoves(legal);
+  ASSERT_TRUE(state->Apply(legal[0], &log).ok());
+  for (Seat seat = 0; seat < 3; ++seat) {
+    int own = 0, others = 0, placed = 0, laid = 0;
+    for (const v1::Event& event : log.ForSeat(seat)) {
+      v1::CaratEvent detail;
+      ASSERT_TRUE(event.detail().UnpackTo(&detail));
+      laid += detail.has_chips_laid();
+      placed += detail.has_tile_placed();
+      if (!detail.has_tile_drawn()) continue;
+      const bool mine = detail.tile_drawn().seat() == seat;
+      EXPECT_EQ(detail.tile_drawn().has_tile(), mine);
+      (mine ? own : others) += 1;
+    }
+    EXPECT_EQ(laid, 1);
+    EXPECT_EQ(placed, 1);
+    EXPECT_EQ(own, seat == 0 ? 4 : 3);  // seat 0 drew again after its placement
+    EXPECT_EQ(others, seat == 0 ? 6 : 7);
+  }
+}
+
+TEST(CaratMoves, IdsAndDetailsRoundTrip) {
+  const Move move = PlaceMove(TileId(F, 6), Space(5, 4), 3);
+  EXPECT_EQ(move.id, static_cast<uint32_t>((35 * 36 + 34) * 4 + 3));
+  EXPECT_EQ(MoveTile(move), TileId(F, 6));
+  EXPECT_EQ(MoveSpace(move), Space(5, 4));
+  EXPECT_EQ(MoveRotation(move), 3);
+  auto state = NewCarat(2);
+  v1::Move proto;
+  state->MoveDetail(move, proto.mutable_detail());
+  v1::CaratMove detail;
+  ASSERT_TRUE(proto.detail().UnpackTo(&detail));
+  EXPECT_EQ(detail.place().tile().type(), v1::CARAT_TILE_TYPE_F);
+  EXPECT_EQ(detail.place().tile().value(), 6u);
+  EXPECT_EQ(detail.place().row(), 5u);
+  EXPECT_EQ(detail.place().column(), 4u);
+  EXPECT_EQ(detail.place().rotation(), 3u);
+  auto parsed = CaratGame().ParseMove(proto);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->id, move.id);
+  EXPECT_EQ(state->MoveText(move), "place F6 turned 3 (YBGR) on T(5,4)");
+  detail.mutable_place()->set_row(6);
+  proto.mutable_detail()->PackFrom(detail);
+  EXPECT_EQ(CaratGame().ParseMove(proto).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// The move features' immediate gains (layout in carat_features.cc: [5] chips completed / 4,
+// [6] the mover's points / 40, [7] other seats' points / 40) match what Apply then does.
+TEST(CaratFeatures, ImmediateGainsMatchApply) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    const int players = 1 + static_cast<int>(seed) % 3 + 1;
+    auto state = NewCarat(players, {{"hand_size", "3"}}, seed);
+    std::vector<Move> legal;
+    Rng rng(seed);
+    int completing_moves = 0;
+    while (!state->finished()) {
+      const Seat mover = state->to_move();
+      state->LegalMoves(legal);
+      v1::View view;
+      state->Observe(mover, &view);
+      Features features;
+      ASSERT_TRUE(CaratGame().Featurize(view, legal, &features).ok());
+      ASSERT_EQ(features.moves.size(), legal.size() * features.move_size);
+      for (size_t i = 0; i < legal.size(); i += 7) {
+        const float* f = features.moves.data() + i * features.move_size;
+        auto next = state->Clone();
+        EventLog log;
+        ASSERT_TRUE(next->Apply(legal[i], &log).ok());
+        const auto& after = static_cast<const CaratState&>(*next).data();
+        int own = 0, others = 0;
+        for (Seat seat = 0; seat < players; ++seat)
+          (seat == mover ? own : others) += after.scores[seat] - state->data().scores[seat];
+        const int completed = static_cast<int>(ScoredChips(log).size());
+        completing_moves += completed > 0;
+        EXPECT_FLOAT_EQ(f[5] * 4, completed);
+        EXPECT_NEAR(f[6] * 40, own, 1e-4);
+        EXPECT_NEAR(f[7] * 40, others, 1e-4);
+      }
+      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
+    }
+    EXPECT_GT(completing_moves, 0);
+  }
+}
+
+}  // namespace
+}  // namespace gavel::carat
