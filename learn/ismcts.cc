@@ -1,0 +1,128 @@
+#include "learn/ismcts.h"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "engine/core/rng.h"
+
+namespace gavel::learn {
+namespace {
+
+struct Node {
+  Move move;              // the move that led here
+  Seat mover = kNoSeat;   // the seat that made it
+  double reward = 0;      // sum of the mover's rewards through this node
+  int visits = 0;
+  int available = 0;      // iterations in which this move was legal at the parent
+  std::vector<std::unique_ptr<Node>> children;
+
+  Node* Child(Move m) {
+    for (auto& child : children)
+      if (child->move == m) return child.get();
+    return nullptr;
+  }
+};
+
+// UCB1 with availability (the number of times the child could have been chosen).
+Node* SelectChild(Node& node, const std::vector<Move>& legal, double exploration) {
+  Node* best = nullptr;
+  double best_score = -1;
+  for (Move move : legal) {
+    Node* child = node.Child(move);
+    const double mean = child->reward / child->visits;
+    const double score =
+        mean + exploration * std::sqrt(std::log(static_cast<double>(child->available)) / child->visits);
+    if (score > best_score) {
+      best_score = score;
+      best = child;
+    }
+  }
+  return best;
+}
+
+void RunIteration(Node& root, State& state, Rng& rng, double exploration) {
+  std::vector<Node*> path = {&root};
+  std::vector<Move> legal;
+  Node* node = &root;
+  // Selection and expansion over the moves legal in this determinization.
+  while (!state.finished()) {
+    state.LegalMoves(legal);
+    std::vector<Move> unexplored;
+    for (Move move : legal) {
+      Node* child = node->Child(move);
+      if (child == nullptr) unexplored.push_back(move);
+      else ++child->available;
+    }
+    const Seat mover = state.to_move();
+    if (!unexplored.empty()) {
+      const Move move = unexplored[rng.Below(static_cast<uint32_t>(unexplored.size()))];
+      auto child = std::make_unique<Node>();
+      child->move = move;
+      child->mover = mover;
+      child->available = 1;
+      node->children.push_back(std::move(child));
+      node = node->children.back().get();
+      path.push_back(node);
+      state.ApplyLegal(move, nullptr);
+      break;
+    }
+    node = SelectChild(*node, legal, exploration);
+    path.push_back(node);
+    state.ApplyLegal(node->move, nullptr);
+  }
+  // Random play-out.
+  while (!state.finished()) {
+    state.LegalMoves(legal);
+    state.ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+  }
+  const std::vector<double> rewards = PlaceRewards(state.outcome());
+  for (Node* visited : path) {
+    ++visited->visits;
+    if (visited->mover != kNoSeat) visited->reward += rewards[visited->mover];
+  }
+}
+
+}  // namespace
+
+std::vector<double> PlaceRewards(const Outcome& outcome) {
+  const size_t seats = outcome.ranks.size();
+  std::vector<double> rewards(seats, 0);
+  for (size_t seat = 0; seat < seats; ++seat)
+    rewards[seat] = seats > 1 ? static_cast<double>(seats - outcome.ranks[seat]) / (seats - 1) : 1;
+  return rewards;
+}
+
+absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
+                                  std::span<const Move> legal, const IsmctsOptions& options) {
+  if (legal.empty()) return absl::InvalidArgumentError("ismcts: no legal move to choose from");
+  if (legal.size() == 1) return legal.front();
+  Rng rng(Rng::FromSeed(options.seed));
+  Node root;
+  const auto start = std::chrono::steady_clock::now();
+  for (int iteration = 0;; ++iteration) {
+    if (options.time_budget_ms > 0) {
+      const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
+      if (spent.count() >= options.time_budget_ms && iteration > 0) break;
+    } else if (iteration >= options.iterations) {
+      break;
+    }
+    auto determinization = game.Resample(view, rng.Next());
+    if (!determinization.ok()) return determinization.status();
+    RunIteration(root, **determinization, rng, options.exploration);
+  }
+  // The most visited of the moves the caller offered.
+  Move best = legal.front();
+  int best_visits = -1;
+  for (Move move : legal) {
+    const Node* child = root.Child(move);
+    const int visits = child ? child->visits : 0;
+    if (visits > best_visits) {
+      best_visits = visits;
+      best = move;
+    }
+  }
+  return best;
+}
+
+}  // namespace gavel::learn

@@ -1,0 +1,29 @@
+#pragma once
+// Information-set Monte Carlo tree search (Cowling, Powley, Whitehouse 2012, SO-ISMCTS):
+// each iteration resamples a full state from the seat's view (so it never uses hidden
+// information), descends one shared tree of moves with UCB1 over availability counts,
+// plays the rest at random and backs up each seat's reward.
+#include <cstdint>
+#include <span>
+
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
+
+namespace gavel::learn {
+
+struct IsmctsOptions {
+  int iterations = 400;       // per decision; ignored when time_budget_ms > 0
+  double time_budget_ms = 0;  // > 0: search until this much time has passed
+  double exploration = 0.7;   // UCB1 constant, rewards are in [0, 1]
+  uint64_t seed = 1;
+};
+
+// Reward of each seat at the end of a game: 1 for the best place, 0 for the worst,
+// linear in between (shared places share the reward).
+std::vector<double> PlaceRewards(const Outcome& outcome);
+
+// The move ISMCTS chooses for the seat whose view this is, among `legal`.
+absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
+                                  std::span<const Move> legal, const IsmctsOptions& options);
+
+}  // namespace gavel::learn

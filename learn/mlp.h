@@ -1,0 +1,53 @@
+#pragma once
+// A small multilayer perceptron (ReLU hidden layers, one linear output) with Adam, for
+// Q(s, a) regression. Eigen does the linear algebra: it is header-only, in Debian, and
+// fast enough for networks of this size on a CPU.
+//
+// File format (little-endian), version 1:
+//   magic "GAVELMLP", uint32 version = 1, uint32 layer count L,
+//   uint32 sizes[L + 1] (input size first, 1 last),
+//   for each layer: float32 weights[out][in] row-major, float32 bias[out],
+//   uint32 metadata length, metadata bytes (UTF-8 text: game, players, training seed, ...).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "Eigen/Core"
+#include "absl/status/statusor.h"
+
+namespace gavel::learn {
+
+class Mlp {
+ public:
+  using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+  Mlp() = default;
+  // sizes: input, hidden..., output (the output must be 1). Weights He-initialized from `seed`.
+  Mlp(const std::vector<int>& sizes, uint64_t seed);
+
+  int input_size() const { return sizes_.empty() ? 0 : sizes_.front(); }
+  const std::vector<int>& sizes() const { return sizes_; }
+  std::string metadata;  // free text saved with the weights
+
+  // One output per row of `inputs` (rows = samples, columns = input_size()).
+  Eigen::VectorXf Forward(const Matrix& inputs) const;
+
+  // One Adam step on the mean squared error over the batch; returns the loss before it.
+  float TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float learning_rate);
+
+  absl::Status Save(const std::string& path) const;
+  static absl::StatusOr<Mlp> Load(const std::string& path);
+
+ private:
+  struct Layer {
+    Matrix weights;  // out x in
+    Eigen::VectorXf bias;
+    Matrix weights_m, weights_v;  // Adam moments
+    Eigen::VectorXf bias_m, bias_v;
+  };
+  std::vector<int> sizes_;
+  std::vector<Layer> layers_;
+  int steps_ = 0;
+};
+
+}  // namespace gavel::learn

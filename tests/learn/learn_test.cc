@@ -1,0 +1,149 @@
+// The learning and search policies: the network, its weights file, the learned policy in
+// every game, ISMCTS, and a short training run that improves over random.
+#include <cstdio>
+#include <fstream>
+
+#include "engine/core/registry.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "learn/ismcts.h"
+#include "learn/mlp.h"
+#include "learn/play.h"
+#include "learn/q_policy.h"
+#include "learn/trainer.h"
+
+namespace gavel::learn {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  return ::testing::TempDir() + "/" + name;
+}
+
+TEST(Mlp, RegressionLossFalls) {
+  Mlp mlp({2, 16, 1}, 3);
+  Rng rng(5);
+  Mlp::Matrix inputs(64, 2);
+  Eigen::VectorXf targets(64);
+  float first = 0, last = 0;
+  for (int step = 0; step < 600; ++step) {
+    for (int i = 0; i < 64; ++i) {
+      inputs(i, 0) = static_cast<float>(rng.Below(1000)) / 1000.f;
+      inputs(i, 1) = static_cast<float>(rng.Below(1000)) / 1000.f;
+      targets(i) = inputs(i, 0) - 2 * inputs(i, 1);
+    }
+    last = mlp.TrainStep(inputs, targets, 1e-2f);
+    if (step == 0) first = last;
+  }
+  EXPECT_LT(last, first / 20);
+}
+
+TEST(Mlp, SaveLoadRoundTripAndCorruptFiles) {
+  Mlp mlp({5, 8, 1}, 1);
+  mlp.metadata = "game=sultan\n";
+  const std::string path = TempPath("round_trip.gmlp");
+  ASSERT_TRUE(mlp.Save(path).ok());
+  auto loaded = Mlp::Load(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  Mlp::Matrix input = Mlp::Matrix::Random(3, 5);
+  EXPECT_TRUE(loaded->Forward(input).isApprox(mlp.Forward(input)));
+  EXPECT_EQ(loaded->metadata, "game=sultan\n");
+
+  EXPECT_EQ(Mlp::Load(TempPath("missing.gmlp")).status().code(), absl::StatusCode::kNotFound);
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto write = [&](const std::string& name, const std::string& content) {
+    std::ofstream out(TempPath(name), std::ios::binary);
+    out << content;
+    return TempPath(name);
+  };
+  auto truncated = Mlp::Load(write("truncated.gmlp", bytes.substr(0, bytes.size() / 2)));
+  EXPECT_EQ(truncated.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(truncated.status().message()), HasSubstr("corrupt"));
+  std::string wrong_magic = bytes;
+  wrong_magic[0] = 'X';
+  EXPECT_EQ(Mlp::Load(write("magic.gmlp", wrong_magic)).status().code(), absl::StatusCode::kDataLoss);
+  std::string huge_layer = bytes;
+  huge_layer[16] = '\xff';
+  huge_layer[17] = '\xff';
+  EXPECT_EQ(Mlp::Load(write("huge.gmlp", huge_layer)).status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(Mlp::Load(write("trailing.gmlp", bytes + "x")).status().code(), absl::StatusCode::kDataLoss);
+}
+
+TEST(QPolicy, RefusesWeightsOfAnotherGame) {
+  Mlp mlp({5, 1}, 1);
+  mlp.metadata = "game=chess\n";
+  const std::string path = TempPath("chess.gmlp");
+  ASSERT_TRUE(mlp.Save(path).ok());
+  for (const Game* game : AllGames())
+    EXPECT_EQ(QPolicy::Load(*game, path).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+// An untrained network of the right shape plays legal moves, deterministically, in every
+// game and player count.
+TEST(QPolicy, PlaysLegalMovesDeterministicallyInEveryGame) {
+  for (const Game* game : AllGames()) {
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
+      SCOPED_TRACE(game->name() + " " + std::to_string(players));
+      TrainConfig config;
+      config.players = players;
+      config.episodes = 0;
+      Trainer trainer(*game, config);
+      ASSERT_GT(trainer.policy().network().input_size(), 0);
+      std::vector<Policy> policies(8, trainer.Greedy());
+      Rng first_rng(1), second_rng(1);
+      auto first = PlayGame(*game, Match{players, {}, 11}, policies, first_rng);
+      auto second = PlayGame(*game, Match{players, {}, 11}, policies, second_rng);
+      ASSERT_TRUE(first.ok()) << first.status();  // PlayGame refuses illegal moves
+      ASSERT_TRUE(second.ok());
+      EXPECT_EQ(first->scores, second->scores);
+    }
+  }
+}
+
+TEST(Ismcts, ChoosesLegalMovesAndBeatsRandomInSultan) {
+  const Game& game = *FindGame("sultan");
+  IsmctsOptions options;
+  options.iterations = 150;
+  Policy search = [&](const v1::View& view, std::span<const Move> legal, Rng& rng) {
+    IsmctsOptions seeded = options;
+    seeded.seed = rng.Next();
+    return IsmctsChoose(game, view, legal, seeded);
+  };
+  auto evaluation = Evaluate(game, 3, {}, search, RandomPolicy(), 30, 7);
+  ASSERT_TRUE(evaluation.ok()) << evaluation.status();
+  std::printf("ismcts(150) vs random, sultan 3p, 30 games: win rate %.2f +- %.2f\n",
+              evaluation->win_rate, evaluation->win_rate_ci95);
+  EXPECT_GT(evaluation->win_rate, 1.0 / 3 + evaluation->win_rate_ci95);
+}
+
+TEST(Trainer, ShortRunImprovesOverRandom) {
+  const Game& game = *FindGame("sultan");
+  TrainConfig config;
+  config.players = 3;
+  config.seed = 2;
+  config.episodes = 600;
+  config.eval_every = 600;
+  config.eval_games = 150;
+  Evaluation before, after;
+  {
+    TrainConfig untrained = config;
+    untrained.episodes = 0;
+    Trainer baseline(game, untrained);
+    auto evaluation = Evaluate(game, 3, {}, baseline.Greedy(), RandomPolicy(), 150, 99);
+    ASSERT_TRUE(evaluation.ok());
+    before = *evaluation;
+  }
+  Trainer trainer(game, config);
+  ASSERT_TRUE(trainer.Run([&](const TrainProgress& progress) {
+    if (progress.evaluated) after = progress.vs_random;
+  }).ok());
+  std::printf("sultan 3p vs random: untrained %.2f, after %d episodes %.2f +- %.2f\n",
+              before.win_rate, config.episodes, after.win_rate, after.win_rate_ci95);
+  EXPECT_GT(after.win_rate, 1.0 / 3 + after.win_rate_ci95);
+  EXPECT_GT(after.mean_reward, before.mean_reward);
+}
+
+}  // namespace
+}  // namespace gavel::learn
