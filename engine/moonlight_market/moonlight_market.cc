@@ -59,6 +59,13 @@ int DrawCard(CardSet& from, Rng& rng) {
   return card;
 }
 
+// Insertion sort of a few held tiles (at most 3).
+template <typename Less>
+void SortTiles(std::array<uint8_t, kColumns>& tiles, int count, Less less) {
+  for (int i = 1; i < count; ++i)
+    for (int j = i; j > 0 && less(tiles[j], tiles[j - 1]); --j) std::swap(tiles[j], tiles[j - 1]);
+}
+
 // Sort key of the bots' attachment order (rules §9.2.3).
 int BotKey(int tile) {
   const TileInfo info = Describe(tile);
@@ -169,7 +176,7 @@ void MoonlightState::LegalMoves(std::vector<Move>& out) const {
     return;
   }
   std::array<uint8_t, kColumns> tiles = seat.held;
-  std::sort(tiles.begin(), tiles.begin() + seat.held_count);
+  SortTiles(tiles, seat.held_count, std::less<uint8_t>());
   for (int i = 0; i < seat.held_count; ++i) {
     if (i > 0 && tiles[i] == tiles[i - 1]) continue;
     for (int colour = 0; colour < kColours; ++colour)
@@ -545,7 +552,7 @@ void MoonlightState::BotPlaceTiles(int seat, EventSink* events) {
   std::array<uint8_t, kColumns> tiles = bot.held;
   const int count = bot.held_count;
   // Gems and worthless tiles by the key of rules §9.2.3, then doublers by colour.
-  std::sort(tiles.begin(), tiles.begin() + count, [](uint8_t a, uint8_t b) {
+  SortTiles(tiles, count, [](uint8_t a, uint8_t b) {
     const bool a_doubler = Describe(a).type == TileType::kDoubler;
     const bool b_doubler = Describe(b).type == TileType::kDoubler;
     if (a_doubler != b_doubler) return b_doubler;
@@ -602,64 +609,87 @@ void MoonlightState::EndRound(EventSink* events) {
   ScoreFinal(events);
 }
 
+std::vector<int> ColourPoints(const Data& data, int colour, std::vector<int>* values_out,
+                              std::vector<bool>* eligible_out) {
+  const int n = data.participants();
+  std::vector<int> values(n);
+  std::vector<bool> eligible(n);
+  for (int seat = 0; seat < n; ++seat) {
+    const auto tiles = Tiles(data.seats[seat].chains[colour]);
+    values[seat] = ChainValue(tiles);
+    eligible[seat] = Eligible(tiles);
+  }
+  std::vector<int> points = Awards(values, eligible, data.competition);
+  if (values_out) *values_out = std::move(values);
+  if (eligible_out) *eligible_out = std::move(eligible);
+  return points;
+}
+
+std::vector<int> FinalPoints(const Data& data, bool seals, std::vector<int>* values_out,
+                             std::vector<bool>* eligible_out) {
+  const int n = data.participants();
+  std::vector<int> values(n);
+  std::vector<bool> eligible(n);
+  for (int seat = 0; seat < n; ++seat) {
+    const SeatData& holder = data.seats[seat];
+    // The last card: a human's kept card, a bot's one unrevealed card.
+    values[seat] = seals ? holder.seals : NthCard(holder.hand | holder.pile, 0);
+    eligible[seat] = !seals || holder.seals > 0;
+  }
+  std::vector<int> points = Awards(values, eligible, data.competition);
+  if (values_out) *values_out = std::move(values);
+  if (eligible_out) *eligible_out = std::move(eligible);
+  return points;
+}
+
+void MoonlightState::AddPrestige(const std::vector<int>& points) {
+  for (size_t seat = 0; seat < points.size(); ++seat)
+    data_.seats[seat].prestige = static_cast<int16_t>(data_.seats[seat].prestige + points[seat]);
+}
+
 void MoonlightState::ScorePass(EventSink* events) {
   const int n = data_.participants();
   for (int colour = 0; colour < kColours; ++colour) {
-    std::vector<int> values(n);
-    std::vector<bool> eligible(n);
+    std::vector<int> values;
+    std::vector<bool> eligible;
+    const std::vector<int> points = ColourPoints(data_, colour, &values, &eligible);
+    AddPrestige(points);
+    if (!events) continue;
+    v1::MoonlightEvent event;
+    auto* scored = event.mutable_colour_scored();
+    scored->set_pass(data_.pass);
+    scored->set_colour(ToColour(colour));
+    std::vector<std::string> parts;
     for (int seat = 0; seat < n; ++seat) {
-      const auto tiles = Tiles(data_.seats[seat].chains[colour]);
-      values[seat] = ChainValue(tiles);
-      eligible[seat] = Eligible(tiles);
+      scored->add_values(eligible[seat] ? values[seat] : -1);
+      scored->add_points(points[seat]);
+      if (points[seat] > 0) parts.push_back(absl::StrCat(SeatName(data_, seat), " +", points[seat]));
     }
-    const std::vector<int> points = Awards(values, eligible, data_.competition);
-    for (int seat = 0; seat < n; ++seat)
-      data_.seats[seat].prestige = static_cast<int16_t>(data_.seats[seat].prestige + points[seat]);
-    if (events) {
-      v1::MoonlightEvent event;
-      auto* scored = event.mutable_colour_scored();
-      scored->set_pass(data_.pass);
-      scored->set_colour(ToColour(colour));
-      std::vector<std::string> parts;
-      for (int seat = 0; seat < n; ++seat) {
-        scored->add_values(eligible[seat] ? values[seat] : -1);
-        scored->add_points(points[seat]);
-        if (points[seat] > 0) parts.push_back(absl::StrCat(SeatName(data_, seat), " +", points[seat]));
-      }
-      events->Emit(kEveryone, event,
-                   absl::StrCat(kColourNames[colour], " scores: ",
-                                parts.empty() ? "nobody" : absl::StrJoin(parts, ", ")));
-    }
+    events->Emit(kEveryone, event,
+                 absl::StrCat(kColourNames[colour], " scores: ",
+                              parts.empty() ? "nobody" : absl::StrJoin(parts, ", ")));
   }
 }
 
 void MoonlightState::ScoreFinal(EventSink* events) {
   const int n = data_.participants();
-  for (int kind = 0; kind < 2; ++kind) {
-    std::vector<int> values(n);
-    std::vector<bool> eligible(n);
+  for (const bool seals : {true, false}) {
+    std::vector<int> values;
+    std::vector<bool> eligible;
+    const std::vector<int> points = FinalPoints(data_, seals, &values, &eligible);
+    AddPrestige(points);
+    if (!events) continue;
+    v1::MoonlightEvent event;
+    auto* scored = event.mutable_final_scored();
+    scored->set_kind(seals ? v1::MoonlightEvent::FINAL_KIND_SEALS
+                           : v1::MoonlightEvent::FINAL_KIND_LAST_CARD);
     for (int seat = 0; seat < n; ++seat) {
-      const SeatData& holder = data_.seats[seat];
-      // The last card: a human's kept card, a bot's one unrevealed card.
-      values[seat] = kind == 0 ? holder.seals : NthCard(holder.hand | holder.pile, 0);
-      eligible[seat] = kind == 1 || holder.seals > 0;
+      scored->add_values(eligible[seat] ? values[seat] : -1);
+      scored->add_points(points[seat]);
     }
-    const std::vector<int> points = Awards(values, eligible, data_.competition);
-    for (int seat = 0; seat < n; ++seat)
-      data_.seats[seat].prestige = static_cast<int16_t>(data_.seats[seat].prestige + points[seat]);
-    if (events) {
-      v1::MoonlightEvent event;
-      auto* scored = event.mutable_final_scored();
-      scored->set_kind(kind == 0 ? v1::MoonlightEvent::FINAL_KIND_SEALS
-                                 : v1::MoonlightEvent::FINAL_KIND_LAST_CARD);
-      for (int seat = 0; seat < n; ++seat) {
-        scored->add_values(eligible[seat] ? values[seat] : -1);
-        scored->add_points(points[seat]);
-      }
-      events->Emit(kEveryone, event,
-                   absl::StrCat("final scoring of the ", kind == 0 ? "seals" : "last cards", ": ",
-                                absl::StrJoin(points, ", ")));
-    }
+    events->Emit(kEveryone, event,
+                 absl::StrCat("final scoring of the ", seals ? "seals" : "last cards", ": ",
+                              absl::StrJoin(points, ", ")));
   }
   data_.phase = Phase::kFinished;
   data_.turn = -1;

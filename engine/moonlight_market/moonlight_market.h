@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "engine/core/game.h"
 #include "engine/core/rng.h"
@@ -99,6 +100,15 @@ inline std::span<const uint8_t> Tiles(const Chain& chain) { return {chain.tiles.
 // 4/2/1 awards by `keys` among the eligible entries (rules §7.4-7.5); others get 0.
 std::vector<int> Awards(const std::vector<int>& keys, const std::vector<bool>& eligible,
                         bool competition);
+
+struct Data;
+// One colour's pass-scoring points per seat (rules §7); optionally the chain values and
+// eligibility they came from.
+std::vector<int> ColourPoints(const Data& data, int colour, std::vector<int>* values = nullptr,
+                              std::vector<bool>* eligible = nullptr);
+// A final scoring (rules §8): by seals (`seals`) or by the last card.
+std::vector<int> FinalPoints(const Data& data, bool seals, std::vector<int>* values = nullptr,
+                             std::vector<bool>* eligible = nullptr);
 
 struct SeatData {
   CardSet pile = 0;     // human: never-held cards; bot: unrevealed cards but `hand`
@@ -222,6 +232,7 @@ class MoonlightState final : public State {
   void ScorePass(EventSink* events);
   void ScoreFinal(EventSink* events);
   void TakeHeld(int seat, int tile);
+  void AddPrestige(const std::vector<int>& points);
 
   Data data_;
 };

@@ -1,4 +1,5 @@
-// Moonlight Market rules: the test vectors of shared/rules/moonlight-market.md §13.
+// Moonlight Market rules: the test vectors of shared/rules/moonlight-market.md §13, seating
+// and options, views, events and validation.
 #include "engine/moonlight_market/moonlight_market.h"
 
 #include "gmock/gmock.h"
@@ -9,7 +10,615 @@
 namespace gavel::moonlight_market {
 namespace {
 
+using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
+
 GAVEL_PROPERTY_SUITE(MoonlightMarket, MoonlightMarketGame());
+
+enum { kBlue, kRed, kWhite, kGreen, kYellow };
+constexpr int kDoubler = kDoublerBase;  // + colour
+
+std::unique_ptr<MoonlightState> NewMoonlight(int humans, uint64_t seed = 7,
+                                             const OptionMap& options = {},
+                                             EventSink* events = nullptr) {
+  auto state = MoonlightMarketGame().NewGame(humans, seed, options, events);
+  EXPECT_TRUE(state.ok()) << state.status();
+  return std::unique_ptr<MoonlightState>(static_cast<MoonlightState*>(state->release()));
+}
+
+// Puts `card` into a human's hand, returning another hand card to the pile.
+void GiveCard(Data& data, int seat, int card) {
+  SeatData& holder = data.seats[seat];
+  if (holder.hand & CardBit(card)) return;
+  ASSERT_TRUE(holder.pile & CardBit(card)) << "card " << card << " is not in the pile";
+  for (int other = 1; other <= kCards; ++other) {
+    if (!(holder.hand & CardBit(other))) continue;
+    holder.hand = static_cast<CardSet>((holder.hand & ~CardBit(other)) | CardBit(card));
+    holder.pile = static_cast<CardSet>((holder.pile & ~CardBit(card)) | CardBit(other));
+    return;
+  }
+  FAIL() << "no card to swap";
+}
+
+// Puts `tile` into a cushion slot, swapping with the supply or another slot (conservation).
+void SetSlot(Data& data, int cushion, int column, int row, int tile) {
+  uint8_t& slot = data.slots[cushion][column][row];
+  if (slot == tile) return;
+  if (data.supply[tile] > 0) {
+    ++data.supply[slot];
+    --data.supply[tile];
+    slot = static_cast<uint8_t>(tile);
+    return;
+  }
+  for (auto& other_cushion : data.slots)
+    for (auto& other_column : other_cushion)
+      for (uint8_t& other : other_column)
+        if (other == tile && &other != &slot) {
+          std::swap(other, slot);
+          return;
+        }
+  FAIL() << "tile " << tile << " is nowhere to be had";
+}
+
+void SetChain(Data& data, int seat, int colour, std::vector<int> tiles) {
+  Chain& chain = data.seats[seat].chains[colour];
+  chain = Chain{};
+  for (int tile : tiles) chain.tiles[chain.size++] = static_cast<uint8_t>(tile);
+}
+
+void SetHeld(Data& data, int seat, std::vector<int> tiles) {
+  SeatData& holder = data.seats[seat];
+  holder.held = {};
+  holder.held_count = 0;
+  for (int tile : tiles) holder.held[holder.held_count++] = static_cast<uint8_t>(tile);
+}
+
+template <typename Pick>
+std::vector<v1::MoonlightEvent> EventsOf(const EventLog& log, Pick pick) {
+  std::vector<v1::MoonlightEvent> picked;
+  EventLog copy = log;
+  google::protobuf::RepeatedPtrField<v1::Event> all;
+  copy.MoveAllTo(5, &all);
+  for (const v1::Event& event : all) {
+    v1::MoonlightEvent detail;
+    EXPECT_TRUE(event.detail().UnpackTo(&detail));
+    if (pick(detail)) picked.push_back(detail);
+  }
+  return picked;
+}
+
+std::vector<uint32_t> Ids(const std::vector<Move>& moves) {
+  std::vector<uint32_t> ids;
+  for (Move move : moves) ids.push_back(move.id);
+  return ids;
+}
+
+std::vector<uint32_t> LegalIds(const State& state) {
+  std::vector<Move> legal;
+  state.LegalMoves(legal);
+  return Ids(legal);
+}
+
+// Vector 2's table: Lea (0), Jonathan (1), Anika (2) with known column-0 tiles.
+std::unique_ptr<MoonlightState> BiddingTable() {
+  auto state = NewMoonlight(3, 21);
+  Data& data = state->mutable_data();
+  GiveCard(data, 0, 9);
+  GiveCard(data, 1, 6);
+  GiveCard(data, 2, 12);
+  SetSlot(data, 0, 0, 0, SingleGem(kBlue, 7));
+  SetSlot(data, 0, 0, 1, SingleGem(kRed, 6));
+  SetSlot(data, 0, 0, 2, SingleGem(kYellow, 10));
+  SetSlot(data, 1, 0, 0, SingleGem(kRed, 10));
+  SetSlot(data, 1, 0, 1, SingleGem(kGreen, 9));
+  SetSlot(data, 2, 0, 0, TwoGem(4, kBlue, kWhite));
+  SetSlot(data, 2, 0, 1, SingleGem(kGreen, 5));
+  EXPECT_TRUE(Validate(data).ok()) << Validate(data);
+  return state;
+}
+
+TEST(MoonlightRules, ChainValues) {  // vector 1
+  const std::vector<uint8_t> red = {SingleGem(kRed, 7), kDoubler + kRed, SingleGem(kRed, 8)};
+  EXPECT_EQ(ChainValue(red), 30);
+  EXPECT_TRUE(Eligible(red));
+  const std::vector<uint8_t> doubler = {kDoubler + kRed};
+  const std::vector<uint8_t> worthless = {kWorthless, kDoubler + kRed};
+  EXPECT_EQ(ChainValue(doubler), 0);
+  EXPECT_FALSE(Eligible(doubler));
+  EXPECT_EQ(ChainValue(worthless), 0);
+  EXPECT_FALSE(Eligible(worthless));
+}
+
+TEST(MoonlightRules, BiddingWithDisplacementAndSeals) {  // vector 2
+  auto state = BiddingTable();
+  EventLog log;
+  EXPECT_EQ(state->to_move(), 0);
+  ASSERT_TRUE(state->Apply(BidMove(9, 2), &log).ok());   // Lea
+  ASSERT_TRUE(state->Apply(BidMove(6, 0), &log).ok());   // Jonathan
+  ASSERT_TRUE(state->Apply(BidMove(12, 2), &log).ok());  // Anika displaces Lea's 9
+  EXPECT_EQ(state->to_move(), 0);
+  EXPECT_EQ(state->data().seats[0].displaced, 9);
+  // Lea must use her displaced 9: only cushions 0 (6 < 9, she has seals) and 1 (empty).
+  EXPECT_THAT(LegalIds(*state), ElementsAre(BidMove(9, 0).id, BidMove(9, 1).id));
+  ASSERT_TRUE(state->Apply(BidMove(9, 0), &log).ok());  // displaces Jonathan's 6
+  EXPECT_THAT(LegalIds(*state), ElementsAre(BidMove(6, 1).id));
+  ASSERT_TRUE(state->Apply(BidMove(6, 1), &log).ok());
+  const Data& data = state->data();
+  EXPECT_EQ(data.phase, Phase::kChain);  // the bidding phase ended
+  EXPECT_EQ(data.seats[0].seals, 3);
+  EXPECT_EQ(data.seats[1].seals, 4);
+  EXPECT_EQ(data.seats[2].seals, 2);
+  EXPECT_EQ(data.seats[0].taken, 0);
+  EXPECT_EQ(data.seats[1].taken, 1);
+  EXPECT_EQ(data.seats[2].taken, 2);
+  const auto bids = EventsOf(log, [](const auto& e) { return e.has_bid_placed(); });
+  ASSERT_EQ(bids.size(), 5u);
+  EXPECT_EQ(bids[2].bid_placed().displaced_seat(), 0);
+  EXPECT_EQ(bids[2].bid_placed().displaced_card(), 9u);
+  EXPECT_TRUE(bids[2].bid_placed().seal_paid());
+  EXPECT_EQ(bids[3].bid_placed().displaced_seat(), 1);
+  EXPECT_FALSE(bids[4].bid_placed().seal_paid());
+}
+
+TEST(MoonlightRules, DistributionAndChainOrder) {  // vector 3
+  auto state = BiddingTable();
+  EventLog log;
+  for (Move move : {BidMove(9, 2), BidMove(6, 0), BidMove(12, 2), BidMove(9, 0), BidMove(6, 1)})
+    ASSERT_TRUE(state->Apply(move, &log).ok());
+  const Data& data = state->data();
+  EXPECT_EQ(data.coin_holder, 0);  // Lea took the moon cushion and the start coin
+  EXPECT_THAT(std::vector<int>(data.seats[0].held.begin(), data.seats[0].held.end()),
+              ElementsAre(SingleGem(kBlue, 7), SingleGem(kRed, 6), SingleGem(kYellow, 10)));
+  EXPECT_EQ(data.seats[1].held_count, 2);
+  EXPECT_EQ(data.seats[2].held_count, 2);
+  EXPECT_EQ(data.seats[0].discard, CardBit(9));
+  const auto taken = EventsOf(log, [](const auto& e) { return e.has_column_taken(); });
+  ASSERT_EQ(taken.size(), 3u);
+  EXPECT_TRUE(taken[0].column_taken().start_coin());
+  EXPECT_EQ(taken[0].column_taken().tiles_size(), 3);
+  // Lea resolves all three tiles, then Jonathan, then Anika.
+  std::vector<int> movers;
+  while (state->data().phase == Phase::kChain) {
+    movers.push_back(state->to_move());
+    std::vector<Move> legal;
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[0]).ok());
+  }
+  EXPECT_THAT(movers, ElementsAre(0, 0, 0, 1, 1, 2, 2));
+}
+
+TEST(MoonlightRules, TwoGemTileOffersBothColours) {  // vector 4
+  auto state = BiddingTable();
+  for (Move move : {BidMove(9, 2), BidMove(6, 0), BidMove(12, 2), BidMove(9, 0), BidMove(6, 1)})
+    ASSERT_TRUE(state->Apply(move).ok());
+  std::vector<Move> legal;
+  while (state->to_move() != 2) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[0]).ok());
+  }
+  const int two_gem = TwoGem(4, kBlue, kWhite);
+  EXPECT_THAT(LegalIds(*state),
+              UnorderedElementsAre(AttachMove(two_gem, kBlue).id, AttachMove(two_gem, kWhite).id,
+                                   AttachMove(SingleGem(kGreen, 5), kGreen).id));
+  ASSERT_TRUE(state->Apply(AttachMove(two_gem, kWhite)).ok());
+  EXPECT_THAT(LegalIds(*state), ElementsAre(AttachMove(SingleGem(kGreen, 5), kGreen).id));
+}
+
+// The rulebook's pass-scoring example (vector 5): Lea 0, Jonathan 1, Anika 2.
+Data ScoringExample(bool competition) {
+  Data data;
+  data.humans = 3;
+  data.competition = competition;
+  const int lea = 0, jonathan = 1, anika = 2;
+  SetChain(data, anika, kBlue, {SingleGem(kBlue, 5), SingleGem(kBlue, 6)});
+  SetChain(data, lea, kBlue, {SingleGem(kBlue, 7)});
+  SetChain(data, jonathan, kBlue, {TwoGem(7, kBlue, kRed)});
+  SetChain(data, jonathan, kRed, {SingleGem(kRed, 10)});
+  SetChain(data, lea, kRed, {SingleGem(kRed, 6)});
+  SetChain(data, anika, kWhite, {SingleGem(kWhite, 9), TwoGem(7, kWhite, kGreen)});
+  SetChain(data, lea, kWhite, {SingleGem(kWhite, 8), SingleGem(kWhite, 7)});
+  SetChain(data, jonathan, kWhite, {kWorthless});
+  SetChain(data, jonathan, kGreen, {SingleGem(kGreen, 9)});
+  SetChain(data, anika, kGreen, {SingleGem(kGreen, 2), TwoGem(7, kGreen, kYellow)});
+  SetChain(data, lea, kYellow, {SingleGem(kYellow, 10)});
+  SetChain(data, jonathan, kYellow, {SingleGem(kYellow, 8)});
+  SetChain(data, anika, kYellow, {SingleGem(kYellow, 7)});
+  return data;
+}
+
+TEST(MoonlightRules, PassScoringTableWithJonathansTwelve) {  // vector 5
+  for (bool competition : {false, true}) {
+    const Data data = ScoringExample(competition);
+    std::vector<int> values;
+    std::vector<bool> eligible;
+    EXPECT_THAT(ColourPoints(data, kBlue, &values), ElementsAre(2, 2, 4));
+    EXPECT_THAT(values, ElementsAre(7, 7, 11));
+    EXPECT_THAT(ColourPoints(data, kRed), ElementsAre(2, 4, 0));
+    EXPECT_THAT(ColourPoints(data, kWhite, &values, &eligible), ElementsAre(2, 0, 4));
+    EXPECT_THAT(values, ElementsAre(15, 0, 16));
+    EXPECT_THAT(eligible, ElementsAre(true, false, true));
+    EXPECT_THAT(ColourPoints(data, kGreen), ElementsAre(0, 4, 4));
+    EXPECT_THAT(ColourPoints(data, kYellow), ElementsAre(4, 2, 1));
+    std::array<int, 3> totals{};
+    for (int colour = 0; colour < kColours; ++colour) {
+      const auto points = ColourPoints(data, colour);
+      for (int seat = 0; seat < 3; ++seat) totals[seat] += points[seat];
+    }
+    EXPECT_THAT(totals, ElementsAre(10, 12, 13)) << "Jonathan has 12, not the printed 13";
+  }
+}
+
+TEST(MoonlightRules, FinalScorings) {  // vector 6
+  Data data;
+  data.humans = 3;
+  data.seats[0].seals = 7;
+  data.seats[1].seals = 1;
+  data.seats[2].seals = 4;
+  data.seats[0].hand = CardBit(4);
+  data.seats[1].hand = CardBit(3);
+  data.seats[2].hand = CardBit(1);
+  EXPECT_THAT(FinalPoints(data, true), ElementsAre(4, 1, 2));
+  EXPECT_THAT(FinalPoints(data, false), ElementsAre(4, 2, 1));
+  data.seats[1].seals = 0;  // no seals, no points
+  EXPECT_THAT(FinalPoints(data, true), ElementsAre(4, 0, 2));
+}
+
+// Two humans and Dirk: seat 0 bids 12 on the moon cushion, seat 1 6 on cushion 1, then
+// Dirk (seat 2) reveals a 9.
+std::unique_ptr<MoonlightState> DirkTable(int dirk_seals, EventLog* log) {
+  auto state = NewMoonlight(2, 5);
+  Data& data = state->mutable_data();
+  EXPECT_EQ(data.bots, 1);
+  EXPECT_STREQ(BotName(data, 2), "Dirk");
+  GiveCard(data, 0, 12);
+  GiveCard(data, 1, 6);
+  SeatData& dirk = data.seats[2];
+  dirk.pile = static_cast<CardSet>((dirk.pile | dirk.hand) & ~CardBit(9));
+  dirk.hand = CardBit(9);
+  const int moved = dirk.seals - dirk_seals;
+  dirk.seals = static_cast<uint8_t>(dirk_seals);
+  data.seal_supply = static_cast<uint8_t>(data.seal_supply + moved);
+  EXPECT_TRUE(Validate(data).ok()) << Validate(data);
+  EXPECT_TRUE(state->Apply(BidMove(12, 0), log).ok());
+  EXPECT_TRUE(state->Apply(BidMove(6, 1), log).ok());
+  return state;
+}
+
+TEST(MoonlightRules, DirkBidsOnTheFirstCushionHeCanTake) {  // vector 7
+  EventLog log;
+  auto state = DirkTable(0, &log);
+  const Data& data = state->data();
+  EXPECT_EQ(data.phase, Phase::kChain) << "Dirk acted third and the bidding ended";
+  EXPECT_EQ(data.seats[2].taken, 2) << "no seal: the empty cushion 2";
+  auto bids = EventsOf(log, [](const auto& e) { return e.has_bid_placed(); });
+  ASSERT_EQ(bids.size(), 3u);
+  EXPECT_EQ(bids[2].bid_placed().seat(), 2);
+  EXPECT_EQ(bids[2].bid_placed().card(), 9u);
+  EXPECT_TRUE(bids[2].bid_placed().revealed());
+
+  EventLog with_seal;
+  state = DirkTable(1, &with_seal);
+  bids = EventsOf(with_seal, [](const auto& e) { return e.has_bid_placed(); });
+  ASSERT_EQ(bids.size(), 3u);
+  EXPECT_EQ(bids[2].bid_placed().cushion(), 1u);
+  EXPECT_EQ(bids[2].bid_placed().displaced_seat(), 1);
+  EXPECT_TRUE(bids[2].bid_placed().seal_paid());
+  EXPECT_EQ(state->data().seats[2].seals, 0);
+  EXPECT_EQ(state->data().seats[1].seals, 4);
+  EXPECT_EQ(state->to_move(), 1) << "the displaced seat re-bids its 6";
+  EXPECT_THAT(LegalIds(*state), ElementsAre(BidMove(6, 2).id));
+}
+
+TEST(MoonlightRules, DirkPlacesTilesByTheProcedure) {  // vector 8
+  auto state = NewMoonlight(2, 3);
+  Data& data = state->mutable_data();
+  const int dirk = 2;
+  SetChain(data, dirk, kBlue, {SingleGem(kBlue, 1)});
+  SetChain(data, dirk, kGreen, {SingleGem(kGreen, 1)});
+  SetChain(data, dirk, kYellow, {SingleGem(kYellow, 1), SingleGem(kYellow, 2)});
+  const int two_gem = TwoGem(4, kRed, kGreen);
+  SetHeld(data, dirk, {SingleGem(kRed, 8), two_gem, kWorthless});
+  EventLog log;
+  state->BotPlaceTiles(dirk, &log);
+  const auto attached = EventsOf(log, [](const auto& e) { return e.has_tile_attached(); });
+  ASSERT_EQ(attached.size(), 3u);
+  EXPECT_EQ(attached[0].tile_attached().tile(), static_cast<uint32_t>(kWorthless));
+  EXPECT_EQ(attached[0].tile_attached().colour(), v1::MOONLIGHT_COLOUR_RED);
+  EXPECT_EQ(attached[1].tile_attached().tile(), static_cast<uint32_t>(two_gem));
+  EXPECT_EQ(attached[1].tile_attached().colour(), v1::MOONLIGHT_COLOUR_RED);
+  EXPECT_EQ(attached[2].tile_attached().colour(), v1::MOONLIGHT_COLOUR_RED);
+  const Chain& red = state->data().seats[dirk].chains[kRed];
+  EXPECT_THAT(std::vector<int>(red.tiles.begin(), red.tiles.end()),
+              ElementsAre(kWorthless, two_gem, SingleGem(kRed, 8)));
+  EXPECT_EQ(ChainValue(Tiles(red)), 12);
+  EXPECT_EQ(state->data().seats[dirk].held_count, 0);
+}
+
+TEST(MoonlightRules, BotDoublersGoLastAndHammersAreBoxed) {  // rules §9.2
+  auto state = NewMoonlight(2, 3);
+  Data& data = state->mutable_data();
+  const int dirk = 2;
+  SetHeld(data, dirk, {kDoubler + kWhite, kHammer, SingleGem(kWhite, 2)});
+  const int boxed_hammers = data.box[kHammer];
+  state->BotPlaceTiles(dirk, nullptr);
+  const Chain& white = state->data().seats[dirk].chains[kWhite];
+  EXPECT_THAT(std::vector<int>(white.tiles.begin(), white.tiles.begin() + white.size),
+              ElementsAre(SingleGem(kWhite, 2), kDoubler + kWhite));
+  EXPECT_EQ(state->data().box[kHammer], boxed_hammers + 1);
+}
+
+TEST(MoonlightRules, ThreeTileLimitWithAndWithoutSeal) {  // vector 9
+  for (int last : {9, 8}) {
+    auto state = NewMoonlight(3);
+    Data& data = state->mutable_data();
+    SetChain(data, 1, kWhite, {SingleGem(kWhite, 5), SingleGem(kWhite, 6), SingleGem(kWhite, last)});
+    const int seals = data.seats[1].seals;
+    const int boxed = data.box[SingleGem(kWhite, 5)];
+    EventLog log;
+    state->Attach(1, TwoGem(7, kBlue, kWhite), kWhite, &log);
+    const SeatData& seat = state->data().seats[1];
+    EXPECT_EQ(seat.seals, seals + (last == 9 ? 1 : 0)) << "white chain value " << 11 + last;
+    EXPECT_EQ(seat.chains[kWhite].size, 1);
+    EXPECT_EQ(ChainValue(Tiles(seat.chains[kWhite])), 7);
+    EXPECT_EQ(state->data().box[SingleGem(kWhite, 5)], boxed + 1);
+    const auto discarded = EventsOf(log, [](const auto& e) { return e.has_chain_discarded(); });
+    ASSERT_EQ(discarded.size(), 1u);
+    EXPECT_EQ(discarded[0].chain_discarded().value(), static_cast<uint32_t>(11 + last));
+  }
+}
+
+TEST(MoonlightRules, DoubledDiscardInBothModes) {  // vector 10
+  for (const char* mode : {"chain", "face"}) {
+    auto state = NewMoonlight(3, 7, {{"discard_value", mode}});
+    Data& data = state->mutable_data();
+    SetChain(data, 0, kRed, {kDoubler + kRed, SingleGem(kRed, 6), SingleGem(kRed, 5)});
+    EXPECT_EQ(ChainValue(Tiles(data.seats[0].chains[kRed])), 22);
+    const int seals = data.seats[0].seals;
+    state->Attach(0, SingleGem(kRed, 3), kRed, nullptr);
+    const SeatData& seat = state->data().seats[0];
+    EXPECT_EQ(seat.seals, seals + (std::string(mode) == "chain" ? 1 : 0)) << mode;
+    EXPECT_THAT(std::vector<int>(seat.chains[kRed].tiles.begin(),
+                                 seat.chains[kRed].tiles.begin() + seat.chains[kRed].size),
+                ElementsAre(SingleGem(kRed, 3)));
+  }
+}
+
+TEST(MoonlightRules, SealGainFromAnEmptySupplyIsLost) {  // rules §6.6
+  for (const char* supply : {"finite", "unlimited"}) {
+    auto state = NewMoonlight(3, 7, {{"seal_supply", supply}});
+    Data& data = state->mutable_data();
+    data.seal_supply = 0;
+    SetChain(data, 0, kRed, {kDoubler + kRed, SingleGem(kRed, 6), SingleGem(kRed, 5)});
+    const int seals = data.seats[0].seals;
+    state->Attach(0, SingleGem(kRed, 3), kRed, nullptr);
+    EXPECT_EQ(state->data().seats[0].seals, seals + (std::string(supply) == "unlimited" ? 1 : 0));
+  }
+}
+
+TEST(MoonlightRules, HammerFirst) {  // vector 11
+  auto state = BiddingTable();
+  for (Move move : {BidMove(9, 2), BidMove(6, 0), BidMove(12, 2), BidMove(9, 0), BidMove(6, 1)})
+    ASSERT_TRUE(state->Apply(move).ok());
+  ASSERT_EQ(state->to_move(), 0);
+  Data& data = state->mutable_data();
+  SetHeld(data, 0, {kHammer, SingleGem(kRed, 8)});
+  SetChain(data, 0, kRed, {SingleGem(kRed, 7), kDoubler + kRed, SingleGem(kRed, 3)});
+  EXPECT_THAT(LegalIds(*state), ElementsAre(HammerMove(kRed, 0).id, HammerMove(kRed, 1).id,
+                                            HammerMove(kRed, 2).id, HammerDiscardMove().id));
+  EXPECT_FALSE(state->IsLegal(AttachMove(SingleGem(kRed, 8), kRed)));
+  ASSERT_TRUE(state->Apply(HammerMove(kRed, 2)).ok());
+  EXPECT_THAT(LegalIds(*state), ElementsAre(AttachMove(SingleGem(kRed, 8), kRed).id));
+  ASSERT_TRUE(state->Apply(AttachMove(SingleGem(kRed, 8), kRed)).ok());
+  const Chain& red = state->data().seats[0].chains[kRed];
+  EXPECT_THAT(std::vector<int>(red.tiles.begin(), red.tiles.end()),
+              ElementsAre(SingleGem(kRed, 7), kDoubler + kRed, SingleGem(kRed, 8)));
+  EXPECT_EQ(ChainValue(Tiles(red)), 30);
+}
+
+TEST(MoonlightRules, HammerListsIdenticalTilesOnce) {  // rules §6.3.2
+  auto state = BiddingTable();
+  for (Move move : {BidMove(9, 2), BidMove(6, 0), BidMove(12, 2), BidMove(9, 0), BidMove(6, 1)})
+    ASSERT_TRUE(state->Apply(move).ok());
+  Data& data = state->mutable_data();
+  SetHeld(data, 0, {kHammer});
+  SetChain(data, 0, kBlue, {SingleGem(kBlue, 1), SingleGem(kBlue, 1), kWorthless});
+  EXPECT_THAT(LegalIds(*state),
+              ElementsAre(HammerMove(kBlue, 0).id, HammerMove(kBlue, 2).id, HammerDiscardMove().id));
+}
+
+TEST(MoonlightRules, RankingModes) {  // vector 12
+  const std::vector<int> values = {10, 10, 8, 7};
+  const std::vector<bool> all(4, true);
+  EXPECT_THAT(Awards(values, all, false), ElementsAre(4, 4, 2, 1));
+  EXPECT_THAT(Awards(values, all, true), ElementsAre(4, 4, 1, 0));
+  EXPECT_TRUE(NewMoonlight(3, 1, {{"ranking", "competition"}})->data().competition);
+  EXPECT_FALSE(NewMoonlight(3, 1)->data().competition);
+}
+
+// A fresh 3-seat table whose supply holds the 5 hammers and exactly enough worthless tiles.
+std::unique_ptr<MoonlightState> RefillTable(int pass, int worthless) {
+  Data data;
+  data.humans = 3;
+  data.pass = static_cast<uint8_t>(pass);
+  data.supply[kHammer] = 5;
+  data.supply[kWorthless] = static_cast<uint8_t>(worthless);
+  for (int seat = 0; seat < 3; ++seat) data.seats[seat].pile = kAllCards;
+  data.rng = Rng::FromSeed(4);
+  return std::make_unique<MoonlightState>(data);
+}
+
+TEST(MoonlightRules, PassOneRefillsHammerSlots) {  // vector 13
+  EventLog log;
+  auto state = RefillTable(0, PassTiles(3));
+  state->StartPass(&log);
+  int hammers_on_cushions = 0;
+  for (const auto& cushion : state->data().slots)
+    for (const auto& column : cushion)
+      for (uint8_t tile : column) hammers_on_cushions += tile == kHammer;
+  EXPECT_EQ(hammers_on_cushions, 0);
+  EXPECT_EQ(state->data().supply[kHammer], 5) << "the set-aside hammers went back";
+  EXPECT_EQ(state->data().supply[kWorthless], 0);
+  const auto filled = EventsOf(log, [](const auto& e) { return e.has_cushions_filled(); });
+  ASSERT_EQ(filled.size(), 1u);
+  EXPECT_GT(filled[0].cushions_filled().hammers_set_aside(), 0u);
+
+  state = RefillTable(1, PassTiles(3) - 5);  // pass 2: every tile must be drawn
+  state->StartPass(nullptr);
+  hammers_on_cushions = 0;
+  for (const auto& cushion : state->data().slots)
+    for (const auto& column : cushion)
+      for (uint8_t tile : column) hammers_on_cushions += tile == kHammer;
+  EXPECT_EQ(hammers_on_cushions, 5) << "in pass 2 a drawn hammer stays";
+}
+
+TEST(MoonlightRules, TileUsePerPlayerCount) {  // vector 14
+  EXPECT_EQ(PassTiles(5), 33);
+  EXPECT_EQ(4 * PassTiles(5), 132);
+  EXPECT_EQ(PassTiles(3), 21);
+  EXPECT_EQ(4 * PassTiles(3), 84);
+  for (int humans : {3, 5}) {
+    auto state = NewMoonlight(humans, 11);
+    std::vector<Move> legal;
+    while (!state->finished()) {
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal[legal.size() / 2]).ok());
+    }
+    int supply = 0;
+    for (uint8_t count : state->data().supply) supply += count;
+    EXPECT_EQ(kTotalTiles - supply, humans == 5 ? 132 : 84);
+  }
+}
+
+TEST(MoonlightSeating, SeatConfigurationsAndBotOption) {
+  const std::array<int, 6> seats = {0, 3, 3, 3, 4, 5};
+  for (int humans = 1; humans <= 5; ++humans) {
+    auto state = NewMoonlight(humans);
+    EXPECT_EQ(state->seats(), seats[humans]) << humans << " humans";
+    for (int seat = 0; seat < state->seats(); ++seat)
+      EXPECT_EQ(state->IsAutomaton(seat), seat >= humans);
+  }
+  auto solo = NewMoonlight(1);
+  EXPECT_STREQ(BotName(solo->data(), 1), "Beate");
+  EXPECT_STREQ(BotName(solo->data(), 2), "Dirk");
+  EXPECT_EQ(NewMoonlight(3, 1, {{"bots", "2"}})->seats(), 5);
+  EXPECT_EQ(NewMoonlight(4, 1, {{"bots", "1"}})->seats(), 5);
+  EXPECT_EQ(NewMoonlight(2, 1, {{"bots", "2"}})->seats(), 4);
+  for (auto [humans, bots] : std::vector<std::pair<int, const char*>>{
+           {1, "1"}, {1, "0"}, {2, "0"}, {4, "2"}, {5, "1"}}) {
+    const auto refused = MoonlightMarketGame().NewGame(humans, 1, {{"bots", bots}});
+    EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument) << humans << " " << bots;
+  }
+  EXPECT_FALSE(MoonlightMarketGame().info().players_note.empty());
+  EXPECT_EQ(MoonlightMarketGame().info().options.size(), 4u);
+}
+
+TEST(MoonlightGame, SharedWinsShareRankOne) {
+  auto state = NewMoonlight(3);
+  Data& data = state->mutable_data();
+  data.phase = Phase::kFinished;
+  data.seats[0].prestige = 20;
+  data.seats[1].prestige = 20;
+  data.seats[2].prestige = 12;
+  EXPECT_THAT(state->outcome().ranks, ElementsAre(1, 1, 3));
+}
+
+TEST(MoonlightGame, FullGameEventsAndFinalScorings) {
+  EventLog log;
+  auto state = NewMoonlight(1, 9, {}, &log);
+  std::vector<Move> legal;
+  while (!state->finished()) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[0], &log).ok());
+  }
+  EXPECT_EQ(EventsOf(log, [](const auto& e) { return e.has_cushions_filled(); }).size(), 4u);
+  EXPECT_EQ(EventsOf(log, [](const auto& e) { return e.has_column_taken(); }).size(), 36u);
+  EXPECT_EQ(EventsOf(log, [](const auto& e) { return e.has_colour_scored(); }).size(), 20u);
+  EXPECT_EQ(EventsOf(log, [](const auto& e) { return e.has_final_scored(); }).size(), 2u);
+  EXPECT_EQ(EventsOf(log, [](const auto& e) { return e.has_game_over(); }).size(), 1u);
+  // Each bot revealed 12 cards and kept one.
+  for (int bot : {1, 2}) {
+    EXPECT_EQ(CardCount(state->data().seats[bot].discard), 12);
+    EXPECT_EQ(CardCount(state->data().seats[bot].pile), 1);
+  }
+  EXPECT_EQ(CardCount(state->data().seats[0].hand), 1);
+  int total = 0;
+  for (double score : state->outcome().scores) total += static_cast<int>(score);
+  EXPECT_GT(total, 0);
+}
+
+TEST(MoonlightViews, HiddenCardsStayHidden) {
+  auto state = NewMoonlight(2, 13, {{"bots", "2"}});
+  // Play into pass 2 so that cards lie under the piles.
+  std::vector<Move> legal;
+  while (state->data().pass < 1) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[0]).ok());
+  }
+  for (int viewer = 0; viewer < 2; ++viewer) {
+    v1::View view;
+    state->Observe(viewer, &view);
+    v1::MoonlightView shown;
+    ASSERT_TRUE(view.view().UnpackTo(&shown));
+    const auto& own = shown.seats(viewer);
+    const auto& other = shown.seats(1 - viewer);
+    EXPECT_EQ(own.hand_size(), 4);
+    EXPECT_EQ(own.under_size(), 1);
+    EXPECT_EQ(other.hand_size(), 0);
+    EXPECT_EQ(other.hand_count(), 4u);
+    EXPECT_EQ(other.under_size(), 0);
+    EXPECT_EQ(other.under_count(), 1u);
+    for (int bot : {2, 3}) {
+      EXPECT_TRUE(shown.seats(bot).automaton());
+      EXPECT_EQ(shown.seats(bot).next_card(), 0u) << "a bot's face-down card is hidden";
+    }
+  }
+  // Only a bot's own view (never sent to a player) shows its face-down card.
+  for (int bot : {2, 3}) {
+    if (!state->data().seats[bot].hand) continue;
+    v1::View view;
+    state->Observe(bot, &view);
+    v1::MoonlightView shown;
+    ASSERT_TRUE(view.view().UnpackTo(&shown));
+    EXPECT_NE(shown.seats(bot).next_card(), 0u);
+  }
+}
+
+TEST(MoonlightEvents, HiddenContentGoesOnlyToItsOwner) {
+  EventLog log;
+  auto state = NewMoonlight(3, 17, {}, &log);
+  int owner_copies = 0;
+  for (Seat seat = 0; seat < 3; ++seat) {
+    for (const v1::Event& event : log.ForSeat(seat)) {
+      v1::MoonlightEvent detail;
+      ASSERT_TRUE(event.detail().UnpackTo(&detail));
+      if (!detail.has_hand_drawn()) continue;
+      const bool own = detail.hand_drawn().seat() == seat;
+      EXPECT_EQ(detail.hand_drawn().cards_size(), own ? 4 : 0);
+      owner_copies += own;
+    }
+  }
+  EXPECT_EQ(owner_copies, 3);
+}
+
+TEST(MoonlightValidation, RejectsBrokenStatesWithAClearMessage) {
+  auto state = NewMoonlight(3);
+  Data broken = state->data();
+  ++broken.supply[SingleGem(kBlue, 1)];
+  EXPECT_THAT(std::string(Validate(broken).message()), ::testing::HasSubstr("tiles of code 0"));
+  broken = state->data();
+  broken.seats[1].hand |= static_cast<CardSet>(broken.seats[1].pile & -broken.seats[1].pile);
+  EXPECT_THAT(std::string(Validate(broken).message()), ::testing::HasSubstr("seat 1"));
+  broken = state->data();
+  ++broken.seats[2].seals;
+  EXPECT_THAT(std::string(Validate(broken).message()), ::testing::HasSubstr("29"));
+  broken = state->data();
+  broken.turn = 5;
+  EXPECT_FALSE(Validate(broken).ok());
+  auto solo = NewMoonlight(1);
+  broken = solo->data();
+  broken.turn = 2;  // Dirk never moves
+  EXPECT_FALSE(Validate(broken).ok());
+}
 
 }  // namespace
 }  // namespace gavel::moonlight_market
