@@ -39,8 +39,7 @@ constexpr Geometry MakeGeometry() {
   for (int space = 0; space < kSpaces; ++space) {
     const int r = SpaceRow(space), c = SpaceColumn(space);
     const std::array<int, kCorners> chips = {r * kChipSide + c, r * kChipSide + c + 1,
-                                             (r + 1) * kChipSide + c + 1,
-                                             (r + 1) * kChipSide + c};
+                                             (r + 1) * kChipSide + c + 1, (r + 1) * kChipSide + c};
     for (int corner = 0; corner < kCorners; ++corner) {
       g.chip_at[space][corner] = static_cast<uint8_t>(chips[corner]);
       g.touching[chips[corner]][corner] = static_cast<int8_t>(space);
@@ -66,7 +65,8 @@ constexpr uint64_t ColumnMask(int column) {
 constexpr uint64_t InnerMask() {
   uint64_t mask = 0;
   for (int row = 1; row < kSide - 1; ++row)
-    for (int column = 1; column < kSide - 1; ++column) mask |= uint64_t{1} << (row * kSide + column);
+    for (int column = 1; column < kSide - 1; ++column)
+      mask |= uint64_t{1} << (row * kSide + column);
   return mask;
 }
 
@@ -117,8 +117,8 @@ ChipResult JudgeChip(std::span<const Diamond> diamonds, int chip_value) {
     bool unique = true;
     for (int other = 0; other < kColours; ++other)
       if (other != colour && result.totals[other] == result.totals[colour]) unique = false;
-    if (unique && (result.winner == kNoColour ||
-                   result.totals[colour] > result.totals[result.winner]))
+    if (unique &&
+        (result.winner == kNoColour || result.totals[colour] > result.totals[result.winner]))
       result.winner = colour;
   }
   return result;
@@ -135,8 +135,9 @@ int ChipDiamonds(const Data& data, int chip, std::array<Diamond, kCorners>& out)
     const int space = kGeometry.touching[chip][corner];
     if (space < 0 || data.tile[space] < 0) continue;
     const int tile = data.tile[space];
-    out[count++] = Diamond{static_cast<uint8_t>(CornerColour(TileType(tile), data.rotation[space], corner)),
-                           static_cast<uint8_t>(TileValue(tile))};
+    out[count++] =
+        Diamond{static_cast<uint8_t>(CornerColour(TileType(tile), data.rotation[space], corner)),
+                static_cast<uint8_t>(TileValue(tile))};
   }
   return count;
 }
@@ -150,8 +151,8 @@ void ScoringImpliedByBoard(const Data& data, uint64_t* scored,
     if ((ChipSpaces(chip) & ~data.occupied) != 0) continue;
     *scored |= uint64_t{1} << chip;
     const int count = ChipDiamonds(data, chip, diamonds);
-    const ChipResult result = JudgeChip({diamonds.data(), static_cast<size_t>(count)},
-                                        data.chip_value[chip]);
+    const ChipResult result =
+        JudgeChip({diamonds.data(), static_cast<size_t>(count)}, data.chip_value[chip]);
     if (result.winner == kNoColour) continue;
     const Seat owner = ColourOwner(data, result.winner);
     if (owner != kNoSeat) (*scores)[owner] = static_cast<int16_t>((*scores)[owner] + result.points);
@@ -189,7 +190,8 @@ void CaratState::LegalMoves(std::vector<Move>& out) const {
     const int tile = std::countr_zero(hand);
     for (uint64_t open = spaces; open != 0; open &= open - 1) {
       const uint32_t base = PlaceMove(tile, std::countr_zero(open), 0).id;
-      for (uint32_t rotation = 0; rotation < kRotations; ++rotation) out.push_back(Move{base + rotation});
+      for (uint32_t rotation = 0; rotation < kRotations; ++rotation)
+        out.push_back(Move{base + rotation});
     }
   }
 }
@@ -220,8 +222,8 @@ void CaratState::ApplyLegal(Move move, EventSink* events) {
     for (int corner = 0; corner < kCorners; ++corner)
       placed->add_corners(ProtoColour(CornerColour(TileType(tile), rotation, corner)));
     events->Emit(kEveryone, event,
-                 absl::StrCat("seat ", seat, " places ", TileName(tile), " turned ", rotation,
-                              " (", CornerLetters(tile, rotation), ") on ", SpaceName(space)));
+                 absl::StrCat("seat ", seat, " places ", TileName(tile), " turned ", rotation, " (",
+                              CornerLetters(tile, rotation), ") on ", SpaceName(space)));
   }
   for (int corner = 0; corner < kCorners; ++corner) {
     const int chip = ChipAt(space, corner);
@@ -241,7 +243,8 @@ void CaratState::ApplyLegal(Move move, EventSink* events) {
     for (int s = 0; s < data_.players; ++s) {
       over->add_scores(data_.scores[s]);
       over->add_ranks(result.ranks[s]);
-      parts.push_back(absl::StrCat("seat ", s, ": ", data_.scores[s], " (rank ", result.ranks[s], ")"));
+      parts.push_back(
+          absl::StrCat("seat ", s, ": ", data_.scores[s], " (rank ", result.ranks[s], ")"));
     }
     events->Emit(kEveryone, event, absl::StrCat("game over; ", absl::StrJoin(parts, "; ")));
   }
@@ -250,10 +253,11 @@ void CaratState::ApplyLegal(Move move, EventSink* events) {
 void CaratState::ScoreChip(int chip, EventSink* events) {
   std::array<Diamond, kCorners> diamonds;
   const int count = ChipDiamonds(data_, chip, diamonds);
-  const ChipResult result = JudgeChip({diamonds.data(), static_cast<size_t>(count)},
-                                      data_.chip_value[chip]);
+  const ChipResult result =
+      JudgeChip({diamonds.data(), static_cast<size_t>(count)}, data_.chip_value[chip]);
   const Seat owner = result.winner == kNoColour ? kNoSeat : ColourOwner(data_, result.winner);
-  if (owner != kNoSeat) data_.scores[owner] = static_cast<int16_t>(data_.scores[owner] + result.points);
+  if (owner != kNoSeat)
+    data_.scores[owner] = static_cast<int16_t>(data_.scores[owner] + result.points);
   data_.scored |= uint64_t{1} << chip;
   if (!events) return;
   v1::CaratEvent event;
@@ -266,14 +270,15 @@ void CaratState::ScoreChip(int chip, EventSink* events) {
   scored->set_multiplier(result.multiplier);
   scored->set_points(result.points);
   scored->set_seat(owner);
-  const std::string where = absl::StrCat("chip K(", ChipRow(chip), ",", ChipColumn(chip), ") worth ",
-                                         static_cast<int>(data_.chip_value[chip]));
+  const std::string where = absl::StrCat("chip K(", ChipRow(chip), ",", ChipColumn(chip),
+                                         ") worth ", static_cast<int>(data_.chip_value[chip]));
   std::string text;
   if (result.winner == kNoColour) {
     text = absl::StrCat(where, ": every total is tied, nobody wins it");
   } else {
     text = absl::StrCat(where, ": ", kColourNames[result.winner], " wins with ",
-                        result.totals[result.winner], " carats, ", result.multiplier, " colours x ",
+                        result.totals[result.winner], " carats, ", result.multiplier,
+                        result.multiplier == 1 ? " colour x " : " colours x ",
                         static_cast<int>(data_.chip_value[chip]), " = ", result.points,
                         owner == kNoSeat ? " points for nobody (a non-player colour)"
                                          : absl::StrCat(" points for seat ", owner));
@@ -305,7 +310,8 @@ void CaratState::Setup(EventSink* events) {
   Rng rng(data_.rng);
   int chip = 0;
   for (int value = 1; value <= kMaxChipValue; ++value)
-    for (int i = 0; i < kChipsOfValue[value]; ++i) data_.chip_value[chip++] = static_cast<uint8_t>(value);
+    for (int i = 0; i < kChipsOfValue[value]; ++i)
+      data_.chip_value[chip++] = static_cast<uint8_t>(value);
   rng.Shuffle(data_.chip_value.data(), kChips);
   if (events) {
     v1::CaratEvent event;

@@ -20,13 +20,13 @@ enum Corner : uint8_t { kNorthWest, kNorthEast, kSouthEast, kSouthWest };
 inline constexpr int kCorners = 4;
 inline constexpr int kRotations = 4;
 
-inline constexpr int kSide = 6;                          // tile spaces per row
-inline constexpr int kSpaces = kSide * kSide;            // 36
-inline constexpr int kChipSide = kSide + 1;              // chip spaces per row
-inline constexpr int kChips = kChipSide * kChipSide;     // 49
-inline constexpr int kTypes = 6;                         // colour orders A..F
-inline constexpr int kMaxValue = 6;                      // carats 1..6
-inline constexpr int kTiles = kTypes * kMaxValue;        // 36
+inline constexpr int kSide = 6;                       // tile spaces per row
+inline constexpr int kSpaces = kSide * kSide;         // 36
+inline constexpr int kChipSide = kSide + 1;           // chip spaces per row
+inline constexpr int kChips = kChipSide * kChipSide;  // 49
+inline constexpr int kTypes = 6;                      // colour orders A..F
+inline constexpr int kMaxValue = 6;                   // carats 1..6
+inline constexpr int kTiles = kTypes * kMaxValue;     // 36
 inline constexpr int kMaxPlayers = 4;
 inline constexpr int kMaxHand = 3;
 inline constexpr int kMaxChipValue = 5;
@@ -61,8 +61,12 @@ inline constexpr uint32_t kMoveIds = kTiles * kSpaces * kRotations;
 inline constexpr Move PlaceMove(int tile, int space, int rotation) {
   return Move{static_cast<uint32_t>((tile * kSpaces + space) * kRotations + rotation)};
 }
-inline constexpr int MoveTile(Move move) { return static_cast<int>(move.id / (kSpaces * kRotations)); }
-inline constexpr int MoveSpace(Move move) { return static_cast<int>(move.id / kRotations % kSpaces); }
+inline constexpr int MoveTile(Move move) {
+  return static_cast<int>(move.id / (kSpaces * kRotations));
+}
+inline constexpr int MoveSpace(Move move) {
+  return static_cast<int>(move.id / kRotations % kSpaces);
+}
 inline constexpr int MoveRotation(Move move) { return static_cast<int>(move.id % kRotations); }
 
 struct Diamond {
@@ -82,14 +86,14 @@ ChipResult JudgeChip(std::span<const Diamond> diamonds, int chip_value);
 struct Data {
   uint8_t players = 0;
   uint8_t colours_per_player = 1;
-  uint8_t hand_size = 1;                          // starting hand size
-  std::array<int8_t, kSpaces> tile{};             // -1: empty
+  uint8_t hand_size = 1;               // starting hand size
+  std::array<int8_t, kSpaces> tile{};  // -1: empty
   std::array<uint8_t, kSpaces> rotation{};
   std::array<uint8_t, kChips> chip_value{};
-  uint64_t occupied = 0;                          // bit per space, mirrors `tile`
-  uint64_t scored = 0;                            // bit per chip
-  uint64_t supply = 0;                            // bit per tile: a set, no order
-  std::array<uint64_t, kMaxPlayers> hands{};      // bit per tile
+  uint64_t occupied = 0;                      // bit per space, mirrors `tile`
+  uint64_t scored = 0;                        // bit per chip
+  uint64_t supply = 0;                        // bit per tile: a set, no order
+  std::array<uint64_t, kMaxPlayers> hands{};  // bit per tile
   std::array<int16_t, kMaxPlayers> scores{};
   uint64_t rng = 0;
 };

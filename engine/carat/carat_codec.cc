@@ -21,8 +21,8 @@ absl::Status Invalid(auto&&... parts) {
 constexpr int kMaxScore = 145 * 4;
 
 // Reads a list of distinct tiles (a hand or the supply) into a bit set.
-absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& in,
-                            int limit, absl::string_view what, uint64_t* out) {
+absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& in, int limit,
+                            absl::string_view what, uint64_t* out) {
   if (in.size() > limit) return Invalid(what, " lists ", in.size(), " tiles, more than ", limit);
   for (const v1::CaratTile& proto : in) {
     const int tile = TileFromProto(proto);
@@ -40,7 +40,8 @@ void TilesToProto(uint64_t tiles, google::protobuf::RepeatedPtrField<v1::CaratTi
 }
 
 absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data) {
-  if (score < 0 || score > kMaxScore) return Invalid("seat ", seat, "'s score ", score, " is out of range");
+  if (score < 0 || score > kMaxScore)
+    return Invalid("seat ", seat, "'s score ", score, " is out of range");
   data->scores[seat] = static_cast<int16_t>(score);
   return absl::OkStatus();
 }
@@ -62,7 +63,8 @@ absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
   data->tile.fill(-1);
   for (int space = 0; space < kSpaces; ++space) {
     const v1::CaratSpace& shown = in.board(space);
-    const std::string where = absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")");
+    const std::string where =
+        absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")");
     if (!is_view && shown.corners_size() != 0)
       return Invalid(where, " lists corner colours, which only views carry");
     if (!shown.has_tile()) {
@@ -82,15 +84,16 @@ absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
                    " and ", in.chip_scored_size());
   for (int chip = 0; chip < kChips; ++chip) {
     if (in.chips(chip) < 1 || in.chips(chip) > kMaxChipValue)
-      return Invalid("chip K(", ChipRow(chip), ",", ChipColumn(chip), ") has value ", in.chips(chip),
-                     "; chips are worth 1 to 5");
+      return Invalid("chip K(", ChipRow(chip), ",", ChipColumn(chip), ") has value ",
+                     in.chips(chip), "; chips are worth 1 to 5");
     data->chip_value[chip] = static_cast<uint8_t>(in.chips(chip));
     if (in.chip_scored(chip)) data->scored |= uint64_t{1} << chip;
   }
   if (in.seats_size() != data->players)
     return Invalid("the state lists ", in.seats_size(), " seats for ", data->players, " players");
   for (Seat seat = 0; seat < data->players; ++seat)
-    if (auto status = ScoreFromProto(in.seats(seat).score(), seat, data); !status.ok()) return status;
+    if (auto status = ScoreFromProto(in.seats(seat).score(), seat, data); !status.ok())
+      return status;
   return absl::OkStatus();
 }
 
@@ -136,25 +139,30 @@ absl::Status CheckBoard(const Data& data) {
 absl::Status CheckTileConservation(const Data& data) {
   uint64_t seen = 0;
   auto take = [&](int tile, const std::string& where) -> absl::Status {
-    if ((seen >> tile) & 1) return Invalid("tile ", TileName(tile), " is counted twice (again ", where, ")");
+    if ((seen >> tile) & 1)
+      return Invalid("tile ", TileName(tile), " is counted twice (again ", where, ")");
     seen |= uint64_t{1} << tile;
     return absl::OkStatus();
   };
   for (int space = 0; space < kSpaces; ++space) {
     if (data.tile[space] < 0) continue;
-    if (auto status = take(data.tile[space], absl::StrCat("on T(", SpaceRow(space), ",",
-                                                          SpaceColumn(space), ")"));
+    if (auto status = take(data.tile[space],
+                           absl::StrCat("on T(", SpaceRow(space), ",", SpaceColumn(space), ")"));
         !status.ok())
       return status;
   }
   for (Seat seat = 0; seat < kMaxPlayers; ++seat) {
-    if (seat >= data.players && data.hands[seat] != 0) return Invalid("seat ", seat, " does not exist but holds tiles");
-    if ((data.hands[seat] & ~kAllTiles) != 0) return Invalid("seat ", seat, "'s hand holds a tile that does not exist");
+    if (seat >= data.players && data.hands[seat] != 0)
+      return Invalid("seat ", seat, " does not exist but holds tiles");
+    if ((data.hands[seat] & ~kAllTiles) != 0)
+      return Invalid("seat ", seat, "'s hand holds a tile that does not exist");
     for (uint64_t hand = data.hands[seat]; hand != 0; hand &= hand - 1)
-      if (auto status = take(std::countr_zero(hand), absl::StrCat("in seat ", seat, "'s hand")); !status.ok())
+      if (auto status = take(std::countr_zero(hand), absl::StrCat("in seat ", seat, "'s hand"));
+          !status.ok())
         return status;
   }
-  if ((data.supply & ~kAllTiles) != 0) return Invalid("the supply holds a tile that does not exist");
+  if ((data.supply & ~kAllTiles) != 0)
+    return Invalid("the supply holds a tile that does not exist");
   for (uint64_t supply = data.supply; supply != 0; supply &= supply - 1)
     if (auto status = take(std::countr_zero(supply), "in the supply"); !status.ok()) return status;
   if (seen != kAllTiles)
@@ -183,7 +191,8 @@ absl::Status CheckProgress(const Data& data) {
 absl::Status CheckChips(const Data& data) {
   std::array<int, kMaxChipValue + 1> counts{};
   for (uint8_t value : data.chip_value) {
-    if (value < 1 || value > kMaxChipValue) return Invalid("a chip has value ", static_cast<int>(value));
+    if (value < 1 || value > kMaxChipValue)
+      return Invalid("a chip has value ", static_cast<int>(value));
     ++counts[value];
   }
   for (int value = 1; value <= kMaxChipValue; ++value)
@@ -201,8 +210,8 @@ absl::Status CheckChips(const Data& data) {
   }
   for (Seat seat = 0; seat < kMaxPlayers; ++seat)
     if (scores[seat] != data.scores[seat])
-      return Invalid("seat ", seat, "'s score is ", data.scores[seat], ", but the scored chips give it ",
-                     scores[seat]);
+      return Invalid("seat ", seat, "'s score is ", data.scores[seat],
+                     ", but the scored chips give it ", scores[seat]);
   return absl::OkStatus();
 }
 
@@ -217,8 +226,12 @@ class CaratGameImpl final : public Game {
         OptionSpec{"colours_per_player",
                    "diamond colours each seat owns; 2 (seat 0 red+yellow, seat 1 blue+green) "
                    "only with 2 players",
-                   {"1", "2"}, 0, 0, "1"},
-        OptionSpec{"hand_size", "tiles each seat holds; 3 is the complex game", {"1", "3"}, 0, 0, "1"},
+                   {"1", "2"},
+                   0,
+                   0,
+                   "1"},
+        OptionSpec{
+            "hand_size", "tiles each seat holds; 3 is the complex game", {"1", "3"}, 0, 0, "1"},
     };
     info_.players_note =
         "seat 0 red, 1 yellow, 2 blue, 3 green; colours no seat owns still compete for chips";
@@ -354,10 +367,12 @@ void CaratState::Observe(Seat viewer, v1::View* out) const {
 }
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {
-  if (auto status = UnpackAny(view_proto.view(), view, "the carat view"); !status.ok()) return status;
+  if (auto status = UnpackAny(view_proto.view(), view, "the carat view"); !status.ok())
+    return status;
   if (auto status = DecodePublic(*view, /*is_view=*/true, data); !status.ok()) return status;
   const Seat viewer = view->seat();
-  if (viewer < 0 || viewer >= data->players) return Invalid("the viewer ", viewer, " is not a seat");
+  if (viewer < 0 || viewer >= data->players)
+    return Invalid("the viewer ", viewer, " is not a seat");
   return TilesFromProto(view->seats(viewer).hand(), kMaxHand, "the viewer's hand",
                         &data->hands[viewer]);
 }
@@ -378,7 +393,8 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& v
     if (seat == viewer) continue;
     const v1::CaratSeatView& shown = view.seats(seat);
     if (!shown.hand().empty()) return Invalid("the view shows seat ", seat, "'s hidden hand");
-    if (shown.hand_count() > kMaxHand) return Invalid("seat ", seat, " cannot hold ", shown.hand_count(), " tiles");
+    if (shown.hand_count() > kMaxHand)
+      return Invalid("seat ", seat, " cannot hold ", shown.hand_count(), " tiles");
     hidden += static_cast<int>(shown.hand_count());
   }
   if (view.supply_count() > kTiles || hidden != std::popcount(unseen))

@@ -77,7 +77,8 @@ class Featurizer {
       f[0] = 1;
       f[1] = data_.scores[seat] / 100.f;
       f[2] = static_cast<float>(data_.scores[seat] - data_.scores[viewer_]) / 100.f;
-      f[3] = static_cast<float>(std::min<uint32_t>(view_.seats(seat).hand_count(), kMaxHand)) / kMaxHand;
+      f[3] = static_cast<float>(std::min<uint32_t>(view_.seats(seat).hand_count(), kMaxHand)) /
+             kMaxHand;
     }
     for (int space = 0; space < kSpaces; ++space, f += kSpaceFeatures) {
       const int tile = data_.tile[space];
@@ -85,7 +86,8 @@ class Featurizer {
       f[0] = 1;
       f[1] = static_cast<float>(TileValue(tile)) / kMaxValue;
       for (int corner = 0; corner < kCorners; ++corner)
-        f[2 + corner * kColours + Relative(CornerColour(TileType(tile), data_.rotation[space], corner))] = 1;
+        f[2 + corner * kColours +
+          Relative(CornerColour(TileType(tile), data_.rotation[space], corner))] = 1;
     }
     for (int chip = 0; chip < kChips; ++chip, f += kChipFeatures) {
       const uint64_t spaces = ChipSpaces(chip);
@@ -99,7 +101,8 @@ class Featurizer {
       if (award.owner == viewer_) f[7] = 1;
       if (award.owner != kNoSeat && award.owner != viewer_) f[8] = 1;
     }
-    for (uint64_t hand = data_.hands[viewer_]; hand != 0; hand &= hand - 1) f[std::countr_zero(hand)] = 1;
+    for (uint64_t hand = data_.hands[viewer_]; hand != 0; hand &= hand - 1)
+      f[std::countr_zero(hand)] = 1;
   }
 
   void MoveFeatures(Move move, float* f) const {
@@ -110,7 +113,8 @@ class Featurizer {
     after.rotation[space] = static_cast<uint8_t>(rotation);
     after.occupied |= uint64_t{1} << space;
     const int row = SpaceRow(space), column = SpaceColumn(space);
-    const bool row_edge = row == 0 || row == kSide - 1, column_edge = column == 0 || column == kSide - 1;
+    const bool row_edge = row == 0 || row == kSide - 1,
+               column_edge = column == 0 || column == kSide - 1;
     f[0] = static_cast<float>(TileValue(tile)) / kMaxValue;
     f[1] = static_cast<float>(row) / (kSide - 1);
     f[2] = static_cast<float>(column) / (kSide - 1);
@@ -155,7 +159,8 @@ class Featurizer {
 
 }  // namespace
 
-absl::Status FeaturizeCarat(const v1::View& view_proto, std::span<const Move> moves, Features* out) {
+absl::Status FeaturizeCarat(const v1::View& view_proto, std::span<const Move> moves,
+                            Features* out) {
   v1::CaratView view;
   Data data;
   if (auto status = DecodeView(view_proto, &view, &data); !status.ok()) return status;
@@ -163,7 +168,8 @@ absl::Status FeaturizeCarat(const v1::View& view_proto, std::span<const Move> mo
   featurizer.Observation(out->observation);
   out->move_size = kMoveSize;
   out->moves.assign(moves.size() * kMoveSize, 0.f);
-  for (size_t i = 0; i < moves.size(); ++i) featurizer.MoveFeatures(moves[i], out->moves.data() + i * kMoveSize);
+  for (size_t i = 0; i < moves.size(); ++i)
+    featurizer.MoveFeatures(moves[i], out->moves.data() + i * kMoveSize);
   return absl::OkStatus();
 }
 

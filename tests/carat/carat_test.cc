@@ -158,11 +158,13 @@ TEST(CaratRulebookExamples, Vector4ThreeWayTieYellowWinsAtZero) {
 }
 
 TEST(CaratRulebookExamples, Vector5TwoPlusTwoNobody) {
-  CheckRulebookExample({{kBlue, 3}, {kYellow, 3}, {kRed, 5}, {kGreen, 5}}, {5, 3, 3, 5}, kNoColour, 0);
+  CheckRulebookExample({{kBlue, 3}, {kYellow, 3}, {kRed, 5}, {kGreen, 5}}, {5, 3, 3, 5}, kNoColour,
+                       0);
 }
 
 TEST(CaratRulebookExamples, Vector6TwoPlusTwoAtZeroNobody) {
-  CheckRulebookExample({{kRed, 3}, {kGreen, 3}, {kRed, 5}, {kGreen, 5}}, {8, 0, 0, 8}, kNoColour, 0);
+  CheckRulebookExample({{kRed, 3}, {kGreen, 3}, {kRed, 5}, {kGreen, 5}}, {8, 0, 0, 8}, kNoColour,
+                       0);
 }
 
 TEST(CaratRules, Vector7FullPlacementOfVector1) {
@@ -251,7 +253,8 @@ TEST(CaratRules, Vector10PlacementLegality) {
   EXPECT_FALSE(state->IsLegal(PlaceMove(next, Space(2, 2), 0))) << "diagonal";
   EXPECT_FALSE(state->IsLegal(PlaceMove(next, Space(3, 3), 0)));
   EXPECT_FALSE(state->IsLegal(PlaceMove(next, Space(1, 1), 0))) << "occupied";
-  EXPECT_EQ(state->Apply(PlaceMove(next, Space(2, 2), 0)).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(state->Apply(PlaceMove(next, Space(2, 2), 0)).code(),
+            absl::StatusCode::kInvalidArgument);
   state->LegalMoves(legal);
   EXPECT_EQ(legal.size(), 4u * 4u);  // T(0,1), T(1,0), T(1,2), T(2,1)
 }
@@ -281,12 +284,15 @@ TEST(CaratRules, Vector11OnePlacementCompletesFourChips) {
   for (const Expected& want : expected) {
     bool found = false;
     for (const auto& chip : chips) {
-      if (static_cast<int>(chip.row()) != want.row || static_cast<int>(chip.column()) != want.column) continue;
+      if (static_cast<int>(chip.row()) != want.row ||
+          static_cast<int>(chip.column()) != want.column)
+        continue;
       found = true;
       EXPECT_EQ(chip.winner(), want.winner + 1);
       EXPECT_EQ(static_cast<int>(chip.multiplier()), want.multiplier);
       EXPECT_EQ(static_cast<int>(chip.points()), want.points);
-      EXPECT_THAT(chip.totals(), ElementsAre(want.totals[0], want.totals[1], want.totals[2], want.totals[3]));
+      EXPECT_THAT(chip.totals(),
+                  ElementsAre(want.totals[0], want.totals[1], want.totals[2], want.totals[3]));
     }
     EXPECT_TRUE(found) << want.row << "," << want.column;
   }
@@ -531,6 +537,72 @@ TEST(CaratViews, OwnHandOnlySupplyCountedBoardPublic) {
       EXPECT_EQ(carat.seats(seat).hand_size(), seat == viewer ? 3 : 0);
       EXPECT_EQ(carat.seats(seat).colours_size(), 1);
     }
+  }
+}
+
+TEST(CaratViews, ResampleRedealsOnlyWhatTheViewerCannotSee) {
+  auto state = NewCarat(4, {{"hand_size", "3"}}, 5);
+  std::vector<Move> legal;
+  for (int i = 0; i < 6; ++i) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[i % legal.size()]).ok());
+  }
+  const Data& real = state->data();
+  const Seat viewer = 1;
+  v1::View view;
+  state->Observe(viewer, &view);
+  std::set<uint64_t> other_hands;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    auto resampled = CaratGame().Resample(view, seed);
+    ASSERT_TRUE(resampled.ok()) << resampled.status();
+    const Data& data = static_cast<const CaratState&>(**resampled).data();
+    EXPECT_EQ(data.tile, real.tile);
+    EXPECT_EQ(data.rotation, real.rotation);
+    EXPECT_EQ(data.chip_value, real.chip_value);
+    EXPECT_EQ(data.scored, real.scored);
+    EXPECT_EQ(data.scores, real.scores);
+    EXPECT_EQ(data.hands[viewer], real.hands[viewer]);
+    // The other hands and the supply together are exactly the tiles the viewer cannot see.
+    EXPECT_EQ(data.hands[0] | data.hands[2] | data.hands[3] | data.supply,
+              real.hands[0] | real.hands[2] | real.hands[3] | real.supply);
+    other_hands.insert(data.hands[0]);
+  }
+  EXPECT_GT(other_hands.size(), 10u) << "the other hands are re-dealt at random";
+
+  v1::CaratView carat;
+  ASSERT_TRUE(view.view().UnpackTo(&carat));
+  auto refused = [&](const v1::CaratView& bad) {
+    v1::View wrapped = view;
+    wrapped.mutable_view()->PackFrom(bad);
+    return CaratGame().Resample(wrapped, 1).status();
+  };
+  v1::CaratView bad = carat;
+  bad.set_supply_count(carat.supply_count() + 1);
+  EXPECT_THAT(std::string(refused(bad).message()), HasSubstr("unaccounted"));
+  bad = carat;
+  *bad.mutable_seats(2)->add_hand() = carat.seats(viewer).hand(0);
+  EXPECT_THAT(std::string(refused(bad).message()), HasSubstr("hidden hand"));
+  bad = carat;
+  bad.set_seat(4);
+  EXPECT_THAT(std::string(refused(bad).message()), HasSubstr("not a seat"));
+  bad = carat;
+  bad.mutable_seats(0)->set_hand_count(2);
+  bad.mutable_seats(2)->set_hand_count(3 + 1);
+  EXPECT_EQ(refused(bad).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(CaratWire, SerializedStatesStaySmall) {
+  for (int players = 2; players <= 4; ++players) {
+    auto state = NewCarat(players, {{"hand_size", "3"}}, 17);
+    std::vector<Move> legal;
+    size_t largest = 0;
+    while (!state->finished()) {
+      largest = std::max(largest, state->Bytes().size());
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal.back()).ok());
+    }
+    largest = std::max(largest, state->Bytes().size());
+    EXPECT_LT(largest, 1024u) << players;
   }
 }
 
