@@ -95,7 +95,7 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   auto game = GameNamed(request.game());
   if (!game.ok()) return game.status();
   OptionMap options(request.options().begin(), request.options().end());
-  EventLog log;
+  EventLog log(response->GetArena());
   auto state = (*game)->NewGame(request.players(), request.seed(), options, &log);
   if (!state.ok()) return state.status();
   (*state)->Serialize(response->mutable_state());
@@ -136,7 +136,7 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response)
   if (!request.has_move()) return absl::InvalidArgumentError("the request carries no move");
   auto move = game_state.game().ParseMove(request.move());
   if (!move.ok()) return move.status();
-  EventLog log;
+  EventLog log(response->GetArena());
   if (auto status = game_state.Apply(*move, &log); !status.ok()) return status;
   game_state.Serialize(response->mutable_state());
   FillStatus(game_state, response->mutable_status());

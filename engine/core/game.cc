@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/any.pb.h"
+#include "google/protobuf/arena.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
@@ -11,28 +12,29 @@ namespace gavel {
 
 void EventLog::Emit(SeatMask audience, const google::protobuf::Message& detail,
                     std::string text) {
-  v1::Event& event = events_.emplace_back();
+  v1::Event& event = *events_.Add();
   event.mutable_detail()->PackFrom(detail);
   event.set_text(std::move(text));
   audiences_.push_back(audience);
 }
 
 void EventLog::MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out) {
-  out->Reserve(out->size() + static_cast<int>(events_.size()));
-  for (size_t i = 0; i < events_.size(); ++i) {
-    v1::Event* event = out->Add();
-    event->Swap(&events_[i]);
+  for (int i = 0; i < events_.size(); ++i)
     for (Seat seat = 0; seat < seats; ++seat)
-      if (audiences_[i] & OnlySeat(seat)) event->add_visible_to(seat);
+      if (audiences_[i] & OnlySeat(seat)) events_[i].add_visible_to(seat);
+  if (out->empty()) {
+    out->Swap(&events_);  // free when both live on the same arena
+  } else {
+    out->MergeFrom(events_);
   }
-  events_.clear();
+  events_.Clear();
   audiences_.clear();
 }
 
 std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
   std::vector<v1::Event> visible;
   if (seat < 0 || seat >= kMaxSeats) return visible;
-  for (size_t i = 0; i < events_.size(); ++i)
+  for (int i = 0; i < events_.size(); ++i)
     if (audiences_[i] & OnlySeat(seat)) visible.push_back(events_[i]);
   return visible;
 }

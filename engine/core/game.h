@@ -23,6 +23,7 @@
 
 namespace google::protobuf {
 class Any;
+class Arena;
 class Message;
 }  // namespace google::protobuf
 
@@ -44,6 +45,9 @@ class EventSink {
 // Collects events as protos, for the service and for tests.
 class EventLog : public EventSink {
  public:
+  // Events are built on `arena` when given (e.g. the response's arena, so moving them
+  // into the response copies nothing).
+  explicit EventLog(google::protobuf::Arena* arena = nullptr) : events_(arena) {}
   void Emit(SeatMask audience, const google::protobuf::Message& detail,
             std::string text) override;
   // Moves every event into `out`, with `visible_to` listing the seats among 0..seats-1
@@ -54,7 +58,7 @@ class EventLog : public EventSink {
   size_t size() const { return events_.size(); }
 
  private:
-  std::vector<v1::Event> events_;  // without visible_to
+  google::protobuf::RepeatedPtrField<v1::Event> events_;  // without visible_to
   std::vector<SeatMask> audiences_;
 };
 

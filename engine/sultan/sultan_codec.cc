@@ -141,8 +141,9 @@ class SultanGameImpl final : public Game {
 
   absl::StatusOr<std::unique_ptr<State>> DecodeState(
       const google::protobuf::Any& any) const override {
-    v1::SultanState in;
-    if (auto status = UnpackAny(any, &in, "the sultan state"); !status.ok()) return status;
+    Scratch<v1::SultanState> scratch;
+    const v1::SultanState& in = *scratch;
+    if (auto status = UnpackAny(any, scratch.get(), "the sultan state"); !status.ok()) return status;
     Data data;
     if (auto status = DecodePublic(in, &data); !status.ok()) return status;
     for (int seat = 0; seat < data.players; ++seat) {
@@ -269,7 +270,8 @@ absl::Status Validate(const Data& data) {
 }
 
 void SultanState::Serialize(v1::GameState* out) const {
-  v1::SultanState proto;
+  Scratch<v1::SultanState> scratch;
+  v1::SultanState& proto = *scratch;
   proto.set_players(data_.players);
   proto.set_phase(static_cast<v1::SultanPhase>(data_.phase));
   proto.set_pass(data_.pass);

@@ -1,0 +1,269 @@
+#include "service/arena/bot_hub.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/support/proto_buffer_reader.h"
+#include "grpcpp/support/proto_buffer_writer.h"
+#include "spdlog/spdlog.h"
+
+namespace gavel::arena {
+namespace {
+
+constexpr int kMaxGamesInHello = 64;
+
+bool ValidName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name)
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
+      return false;
+  return true;
+}
+
+bool Parse(grpc::ByteBuffer& buffer, v1::BotMessage* message) {
+  return grpc::GenericDeserialize<grpc::ProtoBufferReader, v1::BotMessage>(&buffer, message).ok();
+}
+
+}  // namespace
+
+BotConnection::BotConnection(BotHub* hub, size_t max_queued_messages)
+    : hub_(hub), max_queued_messages_(max_queued_messages) {}
+
+void BotConnection::Start() {
+  self_ = shared_from_this();
+  StartRead(&incoming_);
+}
+
+TurnAnswer BotConnection::Ask(v1::TurnRequest turn,
+                              std::chrono::steady_clock::time_point deadline) {
+  auto pending = std::make_shared<Pending>();
+  uint64_t id;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return {v1::MOVE_STATUS_DISCONNECTED, 0};
+    id = next_request_id_++;
+    pending_[id] = pending;
+  }
+  turn.set_request_id(id);
+  v1::ArenaMessage message;
+  *message.mutable_turn() = std::move(turn);
+  const bool sent = Send(message);
+  std::unique_lock lock(mutex_);
+  if (!sent && !pending->done) {
+    // A full queue means the bot stopped reading: that is a bot out of time.
+    pending->done = true;
+    pending->answer.status = closed_ ? v1::MOVE_STATUS_DISCONNECTED : v1::MOVE_STATUS_TIMEOUT;
+  }
+  if (!answered_.wait_until(lock, deadline, [&] { return pending->done; }))
+    pending->answer.status = v1::MOVE_STATUS_TIMEOUT;
+  pending_.erase(id);
+  return pending->answer;
+}
+
+bool BotConnection::Send(const v1::ArenaMessage& message) {
+  grpc::ByteBuffer buffer;
+  bool own_buffer = false;
+  if (!grpc::GenericSerialize<grpc::ProtoBufferWriter, v1::ArenaMessage>(message, &buffer,
+                                                                          &own_buffer)
+           .ok())
+    return false;
+  grpc::ByteBuffer* to_write = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_ || outgoing_.size() >= max_queued_messages_) return false;
+    outgoing_.push_back(std::move(buffer));
+    if (!writing_) {
+      writing_ = true;
+      to_write = &outgoing_.front();
+    }
+  }
+  // Outside the lock: gRPC may run the reaction on this thread. The deque keeps the
+  // front element in place while later messages are appended.
+  if (to_write) StartWrite(to_write);
+  return true;
+}
+
+void BotConnection::OnWriteDone(bool ok) {
+  grpc::ByteBuffer* to_write = nullptr;
+  {
+    std::unique_lock lock(mutex_);
+    outgoing_.pop_front();
+    if (!ok) {
+      closed_ = true;
+      outgoing_.clear();
+    }
+    if (outgoing_.empty() || closed_) {
+      writing_ = false;
+      FinishIfIdle(lock);
+    } else {
+      to_write = &outgoing_.front();
+    }
+  }
+  if (!ok) FailPending(v1::MOVE_STATUS_DISCONNECTED);
+  if (to_write) StartWrite(to_write);
+}
+
+void BotConnection::OnReadDone(bool ok) {
+  if (!ok) {
+    Close();
+    return;
+  }
+  v1::BotMessage message;
+  if (!Parse(incoming_, &message)) {
+    if (!greeted_) {
+      finish_status_ = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                    "the first message is not a well-formed gavel.v1.BotMessage");
+      Close();
+      return;
+    }
+    spdlog::warn("bot {}: unparsable message", name());
+    FailPending(v1::MOVE_STATUS_INVALID);
+  } else if (!greeted_) {
+    HandleHello(message);
+    if (!greeted_) return;
+  } else if (message.has_move()) {
+    HandleReply(message.move());
+  } else {
+    spdlog::warn("bot {}: unexpected message {}", name(), static_cast<int>(message.kind_case()));
+    FailPending(v1::MOVE_STATUS_INVALID);
+  }
+  StartRead(&incoming_);
+}
+
+void BotConnection::HandleHello(const v1::BotMessage& message) {
+  grpc::Status status;
+  if (!message.has_hello()) {
+    status = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first message must be a hello");
+  } else if (!ValidName(message.hello().name())) {
+    status = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "a bot name is 1-64 characters of A-Z a-z 0-9 _ . -");
+  } else if (message.hello().games_size() > kMaxGamesInHello) {
+    status = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "too many games in the hello");
+  } else {
+    hello_ = message.hello();
+    status = hub_->Join(shared_from_this());
+  }
+  if (!status.ok()) {
+    finish_status_ = status;
+    Close();
+    return;
+  }
+  greeted_ = true;
+  v1::ArenaMessage welcome;
+  const BotHubOptions& options = hub_->options();
+  welcome.mutable_welcome()->set_arena_version(options.arena_version);
+  welcome.mutable_welcome()->set_move_ms(options.move_ms);
+  welcome.mutable_welcome()->set_bank_ms(options.bank_ms);
+  for (const std::string& game : hello_.games())
+    if (options.games.count(game)) welcome.mutable_welcome()->add_games(game);
+  Send(welcome);
+}
+
+void BotConnection::HandleReply(const v1::MoveReply& reply) {
+  bool known = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(reply.request_id());
+    if (it != pending_.end() && !it->second->done) {
+      it->second->done = true;
+      it->second->answer = {v1::MOVE_STATUS_OK, reply.move_id()};
+      known = true;
+    }
+  }
+  // An unknown id is most likely an answer that came after its deadline: ignored.
+  if (known) answered_.notify_all();
+  else spdlog::debug("bot {}: reply to a closed request {}", name(), reply.request_id());
+}
+
+void BotConnection::FailPending(v1::MoveStatus status) {
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, pending] : pending_) {
+      if (pending->done) continue;
+      pending->done = true;
+      pending->answer.status = status;
+    }
+  }
+  answered_.notify_all();
+}
+
+void BotConnection::Close() {
+  if (greeted_) hub_->Leave(this);
+  {
+    std::unique_lock lock(mutex_);
+    closed_ = true;
+    FinishIfIdle(lock);
+  }
+  FailPending(v1::MOVE_STATUS_DISCONNECTED);
+}
+
+void BotConnection::FinishIfIdle(std::unique_lock<std::mutex>& lock) {
+  if (!closed_ || writing_ || finished_) return;
+  finished_ = true;
+  const grpc::Status status = finish_status_;
+  lock.unlock();
+  Finish(status);
+  lock.lock();
+}
+
+void BotConnection::OnDone() {
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  FailPending(v1::MOVE_STATUS_DISCONNECTED);
+  self_.reset();  // may destroy this object
+}
+
+grpc::Status BotHub::Join(std::shared_ptr<BotConnection> bot) {
+  {
+    std::lock_guard lock(mutex_);
+    if (bots_.count(bot->name()))
+      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                          absl::StrCat("a bot named '", bot->name(), "' is already connected"));
+    if (bots_.size() >= options_.max_bots)
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "the arena is full");
+    bots_[bot->name()] = bot;
+  }
+  spdlog::info("bot {} {} joined", bot->name(), bot->hello().version());
+  if (on_join_) on_join_(bot->hello());
+  changed_.notify_all();
+  return grpc::Status::OK;
+}
+
+void BotHub::Leave(const BotConnection* bot) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = bots_.find(bot->name());
+    if (it == bots_.end() || it->second.get() != bot) return;
+    bots_.erase(it);
+  }
+  spdlog::info("bot {} left", bot->name());
+  changed_.notify_all();
+}
+
+std::shared_ptr<BotConnection> BotHub::Find(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = bots_.find(name);
+  return it == bots_.end() ? nullptr : it->second;
+}
+
+std::vector<v1::Hello> BotHub::Connected() const {
+  std::lock_guard lock(mutex_);
+  std::vector<v1::Hello> hellos;
+  for (const auto& [name, bot] : bots_) hellos.push_back(bot->hello());
+  return hellos;
+}
+
+bool BotHub::WaitForBots(size_t count, std::chrono::steady_clock::duration timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return bots_.size() >= count; });
+}
+
+grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ArenaService::Play(
+    grpc::CallbackServerContext* context) {
+  auto bot = std::make_shared<BotConnection>(hub_, hub_->options().max_queued_messages);
+  bot->Start();
+  return bot.get();
+}
+
+}  // namespace gavel::arena

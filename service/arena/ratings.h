@@ -1,0 +1,33 @@
+#pragma once
+// Multi-player ratings and standings. Ratings: the Bayesian approximation of Weng and Lin
+// (JMLR 2011, Algorithm 1, Bradley-Terry model with full pairing), which updates a
+// (mu, sigma) belief per player from one ranking of any number of players. Standings:
+// win rate with a Wilson 95% interval and mean score with a normal 95% interval.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "service/arena/store.h"
+
+namespace gavel::arena {
+
+// Updates the ratings of the players of one match from their ranks (1 = best, ties
+// share a rank). A player listed twice (a bot holding two seats) gets both updates.
+void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& ranks);
+
+struct Standing {
+  std::string bot;
+  int games = 0;
+  double win_rate = 0, win_low = 0, win_high = 0;  // rank 1 (shared or not)
+  double mean_score = 0, score_half_width = 0;     // mean +- half width: 95% interval
+  int strikes = 0;
+  Rating rating;
+};
+
+// The standings of each game over `matches`, best conservative rating (mu - 3 sigma)
+// first; `ratings` supplies the current rating of each (game, bot).
+std::map<std::string, std::vector<Standing>> ComputeStandings(
+    const std::vector<MatchRecord>& matches, const std::map<RatingKey, Rating>& ratings);
+std::string FormatStandings(const std::map<std::string, std::vector<Standing>>& standings);
+
+}  // namespace gavel::arena

@@ -1,0 +1,195 @@
+#include "service/arena/referee.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/core/rng.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "spdlog/spdlog.h"
+
+#ifndef GAVEL_VERSION
+#define GAVEL_VERSION "unknown"
+#endif
+
+namespace gavel::arena {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The fallback's move: uniform over the legal moves from a generator seeded by the match
+// seed and the move number.
+uint32_t FallbackMove(uint64_t seed, size_t ply, const v1::LegalMovesResponse& legal) {
+  Rng rng(Rng::FromSeed(seed ^ (0x9E3779B97F4A7C15ull * (ply + 1))));
+  return legal.moves(static_cast<int>(rng.Below(legal.moves_size()))).id();
+}
+
+bool IsLegal(uint32_t id, const v1::LegalMovesResponse& legal) {
+  for (const v1::Move& move : legal.moves())
+    if (move.id() == id) return true;
+  return false;
+}
+
+v1::StateRef Ref(const v1::GameState& state) {
+  v1::StateRef ref;
+  *ref.mutable_full() = state;
+  return ref;
+}
+
+}  // namespace
+
+std::string BytesHash(const std::string& bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char byte : bytes) hash = (hash ^ byte) * 0x100000001b3ull;
+  return absl::StrFormat("%016x", hash);
+}
+
+std::string StateHash(const v1::GameState& state) {
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    state.SerializeToCodedStream(&coded);
+  }
+  return BytesHash(bytes);
+}
+
+absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
+  v1::NewGameRequest request;
+  request.set_game(plan.game);
+  request.set_players(static_cast<int>(plan.bots.size()));
+  request.set_seed(plan.seed);
+  for (const auto& [name, value] : plan.options) (*request.mutable_options())[name] = value;
+  v1::NewGameResponse created;
+  if (absl::Status status = engine_->NewGame(request, &created); !status.ok()) return status;
+  v1::GameState state = created.state();
+  v1::GameStatus status = created.status();
+
+  MatchRecord match;
+  match.tournament_id = plan.tournament_id;
+  match.game = plan.game;
+  match.players = static_cast<int>(plan.bots.size());
+  match.seed = plan.seed;
+  match.options = plan.options;
+  match.engine_version = GAVEL_VERSION;
+  match.initial_hash = StateHash(state);
+  std::vector<Seat> seats(status.seats());
+  size_t next_bot = 0;
+  for (int seat = 0; seat < status.seats(); ++seat) {
+    if (status.results(seat).automaton() || next_bot == plan.bots.size()) continue;
+    seats[seat].bot = plan.bots[next_bot++];
+    seats[seat].bank_ms = options_.bank_ms;
+  }
+  for (const Seat& seat : seats) match.bots.push_back(seat.bot);
+  if (absl::Status stored = store_->StartMatch(&match); !stored.ok()) return stored;
+
+  while (!status.finished()) {
+    const int seat = status.to_move();
+    auto move = Decide(match, state, seat, seats[seat]);
+    if (!move.ok()) return move.status();
+    v1::ApplyRequest apply;
+    *apply.mutable_state() = Ref(state);
+    apply.mutable_move()->set_id(move->move_id);
+    apply.set_seat(seat);
+    v1::ApplyResponse applied;
+    if (absl::Status status = engine_->Apply(apply, &applied); !status.ok()) return status;
+    state = std::move(*applied.mutable_state());
+    status = applied.status();
+    move->state_hash = StateHash(state);
+    match.moves.push_back(*move);
+  }
+  match.finished = true;
+  for (const v1::SeatResult& result : status.results()) {
+    match.scores.push_back(result.score());
+    match.ranks.push_back(result.rank());
+  }
+  for (const Seat& seat : seats) match.strikes.push_back(seat.strikes);
+  if (absl::Status stored = store_->FinishMatch(match); !stored.ok()) return stored;
+  SendResults(match, status);
+  return match;
+}
+
+absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, const v1::GameState& state,
+                                           int seat, Seat& player) {
+  v1::LegalMovesRequest request;
+  *request.mutable_state() = Ref(state);
+  request.set_seat(seat);
+  v1::LegalMovesResponse legal;
+  if (absl::Status status = engine_->LegalMoves(request, &legal); !status.ok()) return status;
+  if (legal.moves_size() == 0)
+    return absl::InternalError(absl::StrCat("the engine gave seat ", seat, " no legal move"));
+  MoveRecord move;
+  move.seat = seat;
+  TurnAnswer answer;
+  if (player.bot.empty()) {
+    answer.status = v1::MOVE_STATUS_REPLACED;  // an automaton seat the engine left to us
+  } else if (player.strikes >= options_.max_strikes) {
+    answer.status = v1::MOVE_STATUS_REPLACED;
+  } else {
+    answer = AskBot(match, state, seat, player, legal);
+    if (answer.status == v1::MOVE_STATUS_OK && !IsLegal(answer.move_id, legal))
+      answer.status = v1::MOVE_STATUS_INVALID;
+    if (answer.status != v1::MOVE_STATUS_OK) {
+      ++player.strikes;
+      spdlog::info("match {}: {} (seat {}) {} at move {}", match.id, player.bot, seat,
+                   v1::MoveStatus_Name(answer.status), match.moves.size());
+    }
+  }
+  move.status = answer.status;
+  move.move_id = answer.status == v1::MOVE_STATUS_OK
+                     ? answer.move_id
+                     : FallbackMove(match.seed, match.moves.size(), legal);
+  return move;
+}
+
+TurnAnswer Referee::AskBot(const MatchRecord& match, const v1::GameState& state, int seat,
+                           Seat& player, const v1::LegalMovesResponse& legal) {
+  std::shared_ptr<BotConnection> bot = hub_->Find(player.bot);
+  if (!bot) return {v1::MOVE_STATUS_DISCONNECTED, 0};
+  v1::ObserveRequest observe;
+  *observe.mutable_state() = Ref(state);
+  observe.set_seat(seat);
+  v1::ObserveResponse observed;
+  if (!engine_->Observe(observe, &observed).ok()) return {v1::MOVE_STATUS_DISCONNECTED, 0};
+
+  v1::TurnRequest turn;
+  turn.set_match_id(absl::StrCat(match.id));
+  turn.set_game(match.game);
+  turn.set_seat(seat);
+  turn.set_ply(static_cast<uint32_t>(match.moves.size()));
+  *turn.mutable_view() = std::move(*observed.mutable_view());
+  *turn.mutable_legal_moves() = legal.moves();
+  turn.mutable_time()->set_move_ms(options_.move_ms);
+  turn.mutable_time()->set_bank_ms(static_cast<uint32_t>(player.bank_ms));
+  const Clock::time_point start = Clock::now();
+  const TurnAnswer answer = bot->Ask(
+      std::move(turn), start + std::chrono::milliseconds(options_.move_ms + player.bank_ms));
+  const int64_t used_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+  player.bank_ms = answer.status == v1::MOVE_STATUS_TIMEOUT
+                       ? 0
+                       : std::max<int64_t>(0, player.bank_ms - std::max<int64_t>(0, used_ms - options_.move_ms));
+  return answer;
+}
+
+void Referee::SendResults(const MatchRecord& match, const v1::GameStatus& status) {
+  v1::ArenaMessage message;
+  v1::MatchResult& result = *message.mutable_result();
+  result.set_match_id(absl::StrCat(match.id));
+  result.set_game(match.game);
+  for (const std::string& bot : match.bots) result.add_players(bot);
+  *result.mutable_results() = status.results();
+  for (int strikes : match.strikes) result.add_strikes(strikes);
+  std::set<std::string> told;
+  for (const std::string& name : match.bots) {
+    if (name.empty() || !told.insert(name).second) continue;
+    std::shared_ptr<BotConnection> bot = hub_->Find(name);
+    if (!bot) continue;
+    v1::ArenaMessage own = message;
+    for (size_t seat = 0; seat < match.bots.size(); ++seat)
+      if (match.bots[seat] == name) own.mutable_result()->add_seats(static_cast<int>(seat));
+    bot->Send(own);
+  }
+}
+
+}  // namespace gavel::arena

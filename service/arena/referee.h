@@ -1,0 +1,63 @@
+#pragma once
+// The referee: plays one match between connected bots. It holds the state, sends each bot
+// only its seat's view and legal moves, runs the clock and applies the fault rule
+// (arena.proto, "Referee rules"), so every match finishes whatever the bots do.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "service/arena/bot_hub.h"
+#include "service/arena/engine_backend.h"
+#include "service/arena/store.h"
+
+namespace gavel::arena {
+
+struct RefereeOptions {
+  uint32_t move_ms = 1000;
+  uint32_t bank_ms = 10000;
+  int max_strikes = 3;
+};
+
+struct MatchPlan {
+  int64_t tournament_id = 0;
+  std::string game;
+  uint64_t seed = 0;
+  OptionMap options;
+  std::vector<std::string> bots;  // one per player; they take the non-automaton seats in order
+};
+
+class Referee {
+ public:
+  Referee(EngineBackend* engine, BotHub* hub, Store* store, RefereeOptions options)
+      : engine_(engine), hub_(hub), store_(store), options_(options) {}
+
+  // Plays the match to its end and stores it.
+  absl::StatusOr<MatchRecord> Play(const MatchPlan& plan);
+
+ private:
+  struct Seat {
+    std::string bot;  // empty for an automaton seat
+    int strikes = 0;
+    int64_t bank_ms = 0;
+  };
+  // The move for `seat` and how it came about: the bot's, or the fallback's after a fault.
+  absl::StatusOr<MoveRecord> Decide(const MatchRecord& match, const v1::GameState& state,
+                                    int seat, Seat& player);
+  // The bot's own answer, or a fault status.
+  TurnAnswer AskBot(const MatchRecord& match, const v1::GameState& state, int seat, Seat& player,
+                    const v1::LegalMovesResponse& legal);
+  void SendResults(const MatchRecord& match, const v1::GameStatus& status);
+
+  EngineBackend* engine_;
+  BotHub* hub_;
+  Store* store_;
+  RefereeOptions options_;
+};
+
+// FNV-1a 64 of the state's deterministic serialization, as hex: the per-move fingerprint
+// replays are verified against.
+std::string StateHash(const v1::GameState& state);
+std::string BytesHash(const std::string& bytes);
+
+}  // namespace gavel::arena

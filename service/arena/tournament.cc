@@ -1,0 +1,145 @@
+#include "service/arena/tournament.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "absl/strings/str_join.h"
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "spdlog/spdlog.h"
+
+namespace gavel::arena {
+namespace {
+
+bool Plays(const v1::Hello& bot, const std::string& game) {
+  return std::find(bot.games().begin(), bot.games().end(), game) != bot.games().end();
+}
+
+// Stable across builds and platforms (std::hash is not), so a tournament is reproducible.
+uint64_t DealSeed(uint64_t seed, const std::string& game, int deal) {
+  uint64_t game_hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : game) game_hash = (game_hash ^ c) * 0x100000001b3ull;
+  Rng rng(Rng::FromSeed(seed) ^ game_hash);
+  for (int i = 0; i <= deal; ++i) rng.Next();
+  return rng.Next();
+}
+
+std::vector<std::string> TableOf(const std::vector<std::string>& names, int start, int seats) {
+  std::vector<std::string> table;
+  for (int i = 0; i < seats; ++i) table.push_back(names[(start + i) % names.size()]);
+  return table;
+}
+
+class ProgressBar {
+ public:
+  ProgressBar(int total, bool enabled) : total_(total), enabled_(enabled) { Draw(); }
+  void Step(bool failed) {
+    std::lock_guard lock(mutex_);
+    ++done_;
+    failed_ += failed;
+    Draw();
+    if (enabled_ && done_ == total_) std::fputc('\n', stderr);
+  }
+
+ private:
+  void Draw() {
+    if (!enabled_) return;
+    constexpr int kWidth = 40;
+    const int filled = total_ ? done_ * kWidth / total_ : kWidth;
+    std::fprintf(stderr, "\r[%s%s] %d/%d matches%s", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(), done_, total_,
+                 failed_ ? (" (" + std::to_string(failed_) + " failed)").c_str() : "");
+    std::fflush(stderr);
+  }
+  std::mutex mutex_;
+  int done_ = 0, failed_ = 0;
+  const int total_;
+  const bool enabled_;
+};
+
+}  // namespace
+
+std::vector<MatchPlan> Schedule(const TournamentOptions& options,
+                                const std::vector<v1::Hello>& bots) {
+  std::vector<MatchPlan> plans;
+  for (const Game* game : AllGames()) {
+    const GameInfo& info = game->info();
+    if (!options.games.empty() &&
+        std::find(options.games.begin(), options.games.end(), info.name) == options.games.end())
+      continue;
+    std::vector<std::string> names;
+    for (const v1::Hello& bot : bots)
+      if (Plays(bot, info.name)) names.push_back(bot.name());
+    if (names.empty()) continue;
+    std::sort(names.begin(), names.end());
+    const int wanted = options.players > 0 ? options.players : static_cast<int>(names.size());
+    const int seats = std::clamp(wanted, info.min_players, info.max_players);
+    for (int deal = 0; deal < options.deals; ++deal) {
+      const std::vector<std::string> lineup = TableOf(names, deal, seats);
+      const uint64_t seed = DealSeed(options.seed, info.name, deal);
+      for (int rotation = 0; rotation < seats; ++rotation)
+        plans.push_back(MatchPlan{0, info.name, seed, {}, TableOf(lineup, rotation, seats)});
+    }
+  }
+  return plans;
+}
+
+absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
+                                               const std::vector<v1::Hello>& bots,
+                                               Referee& referee, Store& store) {
+  std::vector<MatchPlan> plans = Schedule(options, bots);
+  std::vector<std::string> names;
+  for (const v1::Hello& bot : bots) names.push_back(bot.name());
+  auto id = store.NewTournament(absl::StrCat(
+      "games=", options.games.empty() ? "all" : absl::StrJoin(options.games, ","),
+      " deals=", options.deals, " seed=", options.seed, " bots=", absl::StrJoin(names, ",")));
+  if (!id.ok()) return id.status();
+  for (MatchPlan& plan : plans) plan.tournament_id = *id;
+  spdlog::info("tournament {}: {} matches between {}", *id, plans.size(), absl::StrJoin(names, ", "));
+
+  std::vector<std::optional<MatchRecord>> results(plans.size());
+  std::atomic<size_t> next{0};
+  ProgressBar progress(static_cast<int>(plans.size()), options.progress);
+  auto work = [&] {
+    for (size_t i; (i = next++) < plans.size();) {
+      auto match = referee.Play(plans[i]);
+      if (match.ok()) results[i] = std::move(*match);
+      else spdlog::error("match of {} failed: {}", plans[i].game, match.status().ToString());
+      progress.Step(!match.ok());
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int i = 0; i < std::max(1, options.concurrency); ++i) workers.emplace_back(work);
+  for (std::thread& worker : workers) worker.join();
+
+  auto ratings = store.LoadRatings();
+  if (!ratings.ok()) return ratings.status();
+  TournamentReport report;
+  report.id = *id;
+  std::vector<MatchRecord> finished;
+  for (std::optional<MatchRecord>& match : results) {
+    ++report.matches;
+    if (!match) {
+      ++report.failed;
+      continue;
+    }
+    std::vector<Rating*> players;
+    std::vector<int> ranks;
+    for (size_t seat = 0; seat < match->bots.size(); ++seat) {
+      if (match->bots[seat].empty()) continue;
+      players.push_back(&(*ratings)[{match->game, match->bots[seat]}]);
+      ranks.push_back(match->ranks[seat]);
+    }
+    UpdateRatings(players, ranks);
+    finished.push_back(std::move(*match));
+  }
+  if (absl::Status saved = store.SaveRatings(*ratings); !saved.ok()) return saved;
+  report.standings = ComputeStandings(finished, *ratings);
+  return report;
+}
+
+}  // namespace gavel::arena

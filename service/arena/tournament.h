@@ -1,0 +1,43 @@
+#pragma once
+// Tournaments: for every game, the bots that play it meet on seeded deals; each deal is
+// played once per seat rotation (same seed, bots shifted one seat each time), so every bot
+// holds every seat of every deal and luck of the deal cancels out. Matches run
+// concurrently on a fixed number of workers; ratings update in schedule order, so the
+// result does not depend on which match finished first.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "service/arena/ratings.h"
+#include "service/arena/referee.h"
+
+namespace gavel::arena {
+
+struct TournamentOptions {
+  std::vector<std::string> games;  // empty: every game of the engine
+  int deals = 2;                   // per game; each is played once per seat rotation
+  int players = 0;                 // seats per table; 0: as many bots as play the game,
+                                   // within the game's player range
+  uint64_t seed = 1;
+  int concurrency = 4;             // matches at once
+  bool progress = true;            // a progress bar on stderr
+};
+
+struct TournamentReport {
+  int64_t id = 0;
+  int matches = 0;
+  int failed = 0;                  // matches the engine could not finish (stored unfinished)
+  std::map<std::string, std::vector<Standing>> standings;
+};
+
+// The matches of a tournament between `bots` (hellos of connected bots).
+std::vector<MatchPlan> Schedule(const TournamentOptions& options,
+                                const std::vector<v1::Hello>& bots);
+
+absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
+                                               const std::vector<v1::Hello>& bots,
+                                               Referee& referee, Store& store);
+
+}  // namespace gavel::arena
