@@ -97,11 +97,13 @@ TEST_F(EngineServerTest, ListsEveryGameWithPlayersAndOptions) {
   EXPECT_EQ(response.games(0).max_players(), 5);
 }
 
-// Plays complete games of every game at its smallest and largest table through the RPCs.
+// Plays complete games of every game through the RPCs: the two smallest tables (for
+// Moonlight Market, solo and two humans) and the largest.
 TEST_F(EngineServerTest, PlaysWholeGamesOfEveryGameThroughTheRpcs) {
   std::mt19937 random(3);
   for (const Game* game : AllGames()) {
-    for (int players : {game->info().min_players, game->info().max_players}) {
+    const GameInfo& info = game->info();
+    for (int players : {info.min_players, info.min_players + 1, info.max_players}) {
       SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
       v1::NewGameRequest request;
       request.set_game(game->name());
