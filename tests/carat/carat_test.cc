@@ -511,6 +511,75 @@ TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
   EXPECT_THAT(refused(bad), HasSubstr("twice"));
 }
 
+// Structured damage to mid-game states: every accepted state plays to the end, with a
+// legal move for every mover and every invariant kept.
+TEST(CaratValidation, DamagedStatesAreRefusedOrPlayable) {
+  int accepted = 0, refused = 0;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    auto state =
+        NewCarat(2 + static_cast<int>(seed % 3), {{"hand_size", seed % 2 ? "1" : "3"}}, seed);
+    Rng rng(seed);
+    std::vector<Move> legal;
+    for (int steps = static_cast<int>(rng.Below(30)); steps > 0 && !state->finished(); --steps) {
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
+    }
+    v1::GameState wire;
+    state->Serialize(&wire);
+    v1::CaratState proto;
+    ASSERT_TRUE(wire.state().UnpackTo(&proto));
+    const int space = static_cast<int>(rng.Below(kSpaces));
+    switch (rng.Below(7)) {
+      case 0:  // a board tile and a supply tile trade places
+        if (proto.board(space).has_tile() && proto.supply_size() > 0)
+          std::swap(*proto.mutable_board(space)->mutable_tile(), *proto.mutable_supply(0));
+        break;
+      case 1:  // a tile appears on an empty space
+        if (!proto.board(space).has_tile() && proto.supply_size() > 0) {
+          *proto.mutable_board(space)->mutable_tile() = proto.supply(0);
+          proto.mutable_supply()->DeleteSubrange(0, 1);
+        }
+        break;
+      case 2:
+        proto.mutable_board(space)->set_rotation(rng.Below(5));
+        break;
+      case 3:
+        proto.set_chip_scored(static_cast<int>(rng.Below(kChips)), rng.Below(2) == 1);
+        break;
+      case 4:
+        proto.mutable_seats(0)->set_score(static_cast<int32_t>(rng.Below(20)) - 2);
+        break;
+      case 5:  // a hand tile goes back to the supply
+        if (proto.seats(1).hand_size() > 0) {
+          *proto.add_supply() = proto.seats(1).hand(0);
+          proto.mutable_seats(1)->mutable_hand()->DeleteSubrange(0, 1);
+        }
+        break;
+      case 6:
+        proto.set_starting_hand_size(rng.Below(4));
+        break;
+    }
+    wire.mutable_state()->PackFrom(proto);
+    auto decoded = CaratGame().Deserialize(wire);
+    if (!decoded.ok()) {
+      EXPECT_EQ(decoded.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(std::string(decoded.status().message()), HasSubstr("carat: "));
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    auto& playable = static_cast<CaratState&>(**decoded);
+    while (!playable.finished()) {
+      playable.LegalMoves(legal);
+      ASSERT_FALSE(legal.empty());
+      ASSERT_TRUE(playable.Apply(legal[rng.Below(legal.size())]).ok());
+      ASSERT_TRUE(Validate(playable.data()).ok()) << Validate(playable.data());
+    }
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(accepted, 0);
+}
+
 TEST(CaratViews, OwnHandOnlySupplyCountedBoardPublic) {
   auto state = NewCarat(3, {{"hand_size", "3"}}, 21);
   std::vector<Move> legal;
@@ -691,6 +760,69 @@ TEST(CaratFeatures, ImmediateGainsMatchApply) {
       ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
     }
     EXPECT_GT(completing_moves, 0);
+  }
+}
+
+TEST(CaratFeatures, FixedSizesAndFiniteForAnyMoveIds) {
+  size_t observation = 0;
+  int move_size = 0;
+  for (int players = 2; players <= 4; ++players) {
+    auto state = NewCarat(players, {{"hand_size", "3"}}, 8);
+    std::vector<Move> legal;
+    for (int i = 0; i < 9; ++i) {
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal[legal.size() / 3]).ok());
+    }
+    // Legal moves, moves onto occupied spaces, and ids beyond the encoding.
+    const std::vector<Move> moves = {PlaceMove(0, 0, 0), PlaceMove(35, 35, 3),
+                                     PlaceMove(TileId(C, 4), Space(2, 2), 1), Move{kMoveIds},
+                                     Move{0xFFFFFFFFu}};
+    for (Seat seat = 0; seat < players; ++seat) {
+      v1::View view;
+      state->Observe(seat, &view);
+      Features features;
+      ASSERT_TRUE(CaratGame().Featurize(view, moves, &features).ok());
+      if (observation == 0) {
+        observation = features.observation.size();
+        move_size = features.move_size;
+      }
+      EXPECT_EQ(features.observation.size(), observation);
+      EXPECT_EQ(features.move_size, move_size);
+      ASSERT_EQ(features.moves.size(), moves.size() * move_size);
+      for (float f : features.observation) ASSERT_TRUE(std::isfinite(f));
+      for (float f : features.moves) ASSERT_TRUE(std::isfinite(f));
+    }
+  }
+  v1::View wrong;
+  wrong.mutable_view()->PackFrom(v1::CaratMove());
+  Features features;
+  EXPECT_EQ(CaratGame().Featurize(wrong, {}, &features).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// The move features tell a placement that wins a chip for the mover from the same tile
+// turned so that another seat wins it. Vector 7's board without T(3,3): around K(3,3) lie
+// blue 3, yellow 2 and red 5; seat 3 (green) completes it with A6.
+TEST(CaratFeatures, TellWinningRotationsFromLosingOnes) {
+  auto state = NewCarat(4);
+  Data& data = state->mutable_data();
+  SetChip(data, Chip(3, 3), 3);
+  Arrange(data, {{2, 2, TileId(D, 3), 1}, {2, 3, TileId(A, 2), 0}, {3, 2, TileId(D, 5), 1}},
+          {TileId(A, 6)});
+  ASSERT_EQ(state->to_move(), 3);
+  std::vector<Move> moves;
+  for (int rotation = 0; rotation < kRotations; ++rotation)
+    moves.push_back(PlaceMove(TileId(A, 6), Space(3, 3), rotation));
+  v1::View view;
+  state->Observe(3, &view);
+  Features features;
+  ASSERT_TRUE(CaratGame().Featurize(view, moves, &features).ok());
+  // The NW diamond of A by rotation: red, yellow, blue, green. Red 11, yellow 8 or blue 9
+  // win 3 colours x 3 for another seat; green 6 wins all 4 colours x 3 for the mover.
+  for (int rotation = 0; rotation < kRotations; ++rotation) {
+    const float* f = features.moves.data() + rotation * features.move_size;
+    EXPECT_FLOAT_EQ(f[5] * 4, 1) << rotation;  // one chip completed
+    EXPECT_NEAR(f[6] * 40, rotation == 3 ? 12 : 0, 1e-4) << rotation;
+    EXPECT_NEAR(f[7] * 40, rotation == 3 ? 0 : 9, 1e-4) << rotation;
   }
 }
 
