@@ -27,7 +27,7 @@ constexpr std::array<std::array<uint8_t, kCorners>, kTypes> kCanonical = {{
 
 struct Geometry {
   std::array<std::array<uint8_t, kCorners>, kSpaces> chip_at{};
-  // For each chip and tile corner: the space whose that corner touches the chip, or -1.
+  // For each chip and tile corner: the space whose tile touches the chip with that corner, or -1.
   std::array<std::array<int8_t, kCorners>, kChips> touching{};
   std::array<uint64_t, kChips> chip_spaces{};
   std::array<std::array<std::array<uint8_t, kCorners>, kRotations>, kTypes> colour{};

@@ -17,7 +17,7 @@ absl::Status Invalid(auto&&... parts) {
   return absl::InvalidArgumentError(absl::StrCat("carat: ", parts...));
 }
 
-// The most points a seat can hold: every chip at its highest multiplier.
+// An upper bound on a seat's points: every chip's value times the largest multiplier.
 constexpr int kMaxScore = 145 * 4;
 
 // Reads a list of distinct tiles (a hand or the supply) into a bit set.
@@ -63,18 +63,19 @@ absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
   data->tile.fill(-1);
   for (int space = 0; space < kSpaces; ++space) {
     const v1::CaratSpace& shown = in.board(space);
-    const std::string where =
-        absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")");
+    auto where = [space] {
+      return absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")");
+    };
     if (!is_view && shown.corners_size() != 0)
-      return Invalid(where, " lists corner colours, which only views carry");
+      return Invalid(where(), " lists corner colours, which only views carry");
     if (!shown.has_tile()) {
-      if (shown.rotation() != 0) return Invalid(where, " is empty but has a rotation");
+      if (shown.rotation() != 0) return Invalid(where(), " is empty but has a rotation");
       continue;
     }
     const int tile = TileFromProto(shown.tile());
-    if (tile < 0) return Invalid(where, " holds a tile that does not exist");
+    if (tile < 0) return Invalid(where(), " holds a tile that does not exist");
     if (shown.rotation() >= kRotations)
-      return Invalid(where, " has rotation ", shown.rotation(), "; it must be 0 to 3");
+      return Invalid(where(), " has rotation ", shown.rotation(), "; it must be 0 to 3");
     data->tile[space] = static_cast<int8_t>(tile);
     data->rotation[space] = static_cast<uint8_t>(shown.rotation());
     data->occupied |= uint64_t{1} << space;
@@ -138,18 +139,19 @@ absl::Status CheckBoard(const Data& data) {
 // Every tile is exactly once on the board, in a hand or in the supply.
 absl::Status CheckTileConservation(const Data& data) {
   uint64_t seen = 0;
-  auto take = [&](int tile, const std::string& where) -> absl::Status {
+  // `where` names the tile's place, built only for the message.
+  auto take = [&](int tile, auto where) -> absl::Status {
     if ((seen >> tile) & 1)
-      return Invalid("tile ", TileName(tile), " is counted twice (again ", where, ")");
+      return Invalid("tile ", TileName(tile), " is counted twice (again ", where(), ")");
     seen |= uint64_t{1} << tile;
     return absl::OkStatus();
   };
   for (int space = 0; space < kSpaces; ++space) {
     if (data.tile[space] < 0) continue;
-    if (auto status = take(data.tile[space],
-                           absl::StrCat("on T(", SpaceRow(space), ",", SpaceColumn(space), ")"));
-        !status.ok())
-      return status;
+    auto where = [space] {
+      return absl::StrCat("on T(", SpaceRow(space), ",", SpaceColumn(space), ")");
+    };
+    if (auto status = take(data.tile[space], where); !status.ok()) return status;
   }
   for (Seat seat = 0; seat < kMaxPlayers; ++seat) {
     if (seat >= data.players && data.hands[seat] != 0)
@@ -157,14 +159,16 @@ absl::Status CheckTileConservation(const Data& data) {
     if ((data.hands[seat] & ~kAllTiles) != 0)
       return Invalid("seat ", seat, "'s hand holds a tile that does not exist");
     for (uint64_t hand = data.hands[seat]; hand != 0; hand &= hand - 1)
-      if (auto status = take(std::countr_zero(hand), absl::StrCat("in seat ", seat, "'s hand"));
+      if (auto status = take(std::countr_zero(hand),
+                             [seat] { return absl::StrCat("in seat ", seat, "'s hand"); });
           !status.ok())
         return status;
   }
   if ((data.supply & ~kAllTiles) != 0)
     return Invalid("the supply holds a tile that does not exist");
   for (uint64_t supply = data.supply; supply != 0; supply &= supply - 1)
-    if (auto status = take(std::countr_zero(supply), "in the supply"); !status.ok()) return status;
+    if (auto status = take(std::countr_zero(supply), [] { return "in the supply"; }); !status.ok())
+      return status;
   if (seen != kAllTiles)
     return Invalid("tile ", TileName(std::countr_zero(kAllTiles & ~seen)),
                    " is missing: it is neither on the board, in a hand nor in the supply");

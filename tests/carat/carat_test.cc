@@ -236,6 +236,11 @@ TEST(CaratRules, Vector9SmallChips) {
 }
 
 TEST(CaratRules, Vector10PlacementLegality) {
+  int inner = 0;
+  for (int space = 0; space < kSpaces; ++space) inner += IsInnerSpace(space);
+  EXPECT_EQ(inner, 16);
+  EXPECT_FALSE(IsInnerSpace(Space(0, 3)));
+  EXPECT_TRUE(IsInnerSpace(Space(1, 1)));
   auto state = NewCarat(2);
   const int tile = std::countr_zero(state->data().hands[0]);
   for (int rotation = 0; rotation < kRotations; ++rotation) {
