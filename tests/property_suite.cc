@@ -46,8 +46,15 @@ std::string ConfigName(int players, const OptionMap& options) {
   return name;
 }
 
+// The feature sizes a configuration first produced; learned policies need them fixed.
+struct FeatureSizes {
+  size_t observation = 0;
+  int move = 0;
+};
+
 // The steps every reachable state must pass.
-void CheckState(const Config& config, const State& state, uint64_t seed, int step) {
+void CheckState(const Config& config, const State& state, uint64_t seed, int step,
+                FeatureSizes& sizes) {
   const Game& game = *config.game;
   SCOPED_TRACE(absl::StrCat("seed ", seed, " step ", step));
   // Round trip through the wire form re-validates every invariant (conservation, phase).
@@ -102,6 +109,9 @@ void CheckState(const Config& config, const State& state, uint64_t seed, int ste
       Features features;
       ASSERT_TRUE(game.Featurize(view, legal, &features).ok());
       EXPECT_EQ(features.moves.size(), legal.size() * features.move_size);
+      if (sizes.observation == 0) sizes = {features.observation.size(), features.move_size};
+      EXPECT_EQ(features.observation.size(), sizes.observation) << "observation size changed";
+      EXPECT_EQ(features.move_size, sizes.move) << "move feature size changed";
       for (float f : features.observation) ASSERT_TRUE(std::isfinite(f));
       for (float f : features.moves) ASSERT_TRUE(std::isfinite(f));
     }
@@ -183,10 +193,11 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     Rng rng(seed);
     std::vector<Move> history, legal;
     bool resample_changed_others = false;
+    FeatureSizes sizes;
     int step = 0;
     for (; !state->finished() && step < kMaxSteps; ++step) {
       if (step % 4 == 0 || i == 0) {
-        CheckState(config, *state, seed, step);
+        CheckState(config, *state, seed, step, sizes);
         if (HasFatalFailure()) return;
       }
       if (step % 16 == 0) {
@@ -209,7 +220,7 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
       ASSERT_TRUE(state->Apply(move).ok());
     }
     ASSERT_TRUE(state->finished()) << "random play did not end within " << kMaxSteps << " moves";
-    CheckState(config, *state, seed, step);
+    CheckState(config, *state, seed, step, sizes);
     EXPECT_TRUE(resample_changed_others) << "resampling never changed any hidden information";
     const Outcome outcome = state->outcome();
     ASSERT_EQ(outcome.ranks.size(), static_cast<size_t>(state->seats()));
