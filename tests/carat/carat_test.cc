@@ -380,7 +380,32 @@ TEST(CaratRules, EveryChipScoredExactlyOnceAndTilesConserved) {
     for (Seat seat = 0; seat < players; ++seat) EXPECT_EQ(points[seat], state->data().scores[seat]);
     EXPECT_EQ(state->data().supply, 0u);
     for (uint64_t hand : state->data().hands) EXPECT_EQ(hand, 0u);
+    const std::vector<v1::Event> events = log.ForSeat(0);
+    v1::CaratEvent last;
+    ASSERT_TRUE(events.back().detail().UnpackTo(&last));
+    ASSERT_TRUE(last.has_game_over());
+    const Outcome outcome = state->outcome();
+    for (Seat seat = 0; seat < players; ++seat) {
+      EXPECT_EQ(last.game_over().scores(seat), state->data().scores[seat]);
+      EXPECT_EQ(last.game_over().ranks(seat), outcome.ranks[seat]);
+    }
   }
+}
+
+// Strict rotation never meets an empty hand in a valid state; the turn order still skips
+// such a seat rather than hand the turn to a seat that cannot move.
+TEST(CaratRules, TurnSkipsASeatWithAnEmptyHand) {
+  auto state = NewCarat(3);
+  std::vector<Move> legal;
+  state->LegalMoves(legal);
+  ASSERT_TRUE(state->Apply(legal.front()).ok());
+  ASSERT_EQ(state->to_move(), 1);
+  state->mutable_data().supply |= state->data().hands[1];
+  state->mutable_data().hands[1] = 0;
+  EXPECT_EQ(state->to_move(), 2);
+  state->LegalMoves(legal);
+  EXPECT_FALSE(legal.empty());
+  EXPECT_FALSE(Validate(state->data()).ok());  // such a state is never accepted from outside
 }
 
 TEST(CaratRules, TiedTopScoresShareTheWin) {
