@@ -12,25 +12,9 @@
 namespace gavel::mercado {
 namespace {
 
-// Progress is clamped here so it fits its byte; a real game stays far below.
-constexpr int kMaxProgress = 250;
-
-int Total(const CoinCounts& coins) {
-  int total = 0;
-  for (uint8_t count : coins) total += count;
-  return total;
-}
+int Total(const CoinCounts& coins) { return CoinTotal(coins); }
 
 v1::MercadoCoin ToCoinProto(int coin) { return static_cast<v1::MercadoCoin>(coin + 1); }
-
-void CoinsToProto(const CoinCounts& coins, v1::MercadoCoins* out) {
-  out->set_gold(coins[kGold]);
-  out->set_silver(coins[kSilver]);
-  out->set_copper(coins[kCopper]);
-  out->set_turquoise(coins[kTurquoise]);
-  out->set_white(coins[kWhite]);
-  out->set_black(coins[kBlack]);
-}
 
 std::string CoinsText(const CoinCounts& coins) {
   std::vector<std::string> parts;
@@ -88,6 +72,21 @@ bool Assign(const Price& price, const uint8_t* coins, int n, int i,
 }
 
 }  // namespace
+
+int CoinTotal(const CoinCounts& coins) {
+  int total = 0;
+  for (uint8_t count : coins) total += count;
+  return total;
+}
+
+void CoinsToProto(const CoinCounts& coins, v1::MercadoCoins* out) {
+  out->set_gold(coins[kGold]);
+  out->set_silver(coins[kSilver]);
+  out->set_copper(coins[kCopper]);
+  out->set_turquoise(coins[kTurquoise]);
+  out->set_white(coins[kWhite]);
+  out->set_black(coins[kBlack]);
+}
 
 bool Fits(const Price& price, const CoinCounts& coins) {
   if (coins[kBlack] > 0 || Total(coins) > price.slots) return false;

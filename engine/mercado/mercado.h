@@ -8,9 +8,15 @@
 #include "engine/core/rng.h"
 #include "engine/mercado/mercado_data.h"
 
+namespace gavel::v1 {
+class MercadoCoins;
+}  // namespace gavel::v1
+
 namespace gavel::mercado {
 
 inline constexpr int kMaxPlayers = 4;
+// Progress is clamped here so it fits its byte; a real game stays far below.
+inline constexpr int kMaxProgress = 250;
 
 enum class Phase : uint8_t {
   kPrivilege = 1,
@@ -77,6 +83,9 @@ inline Move PlaceJokerMove(int position) { return Move{kPlaceJokerBase + positio
 inline Move PlaceMove(int coin, int position) {
   return Move{kPlaceBase + 8 * static_cast<uint32_t>(coin) + position};
 }
+
+int CoinTotal(const CoinCounts& coins);
+void CoinsToProto(const CoinCounts& coins, v1::MercadoCoins* out);
 
 // Price rules (rules §2). `coins` are one seat's coins on a tile (black must be 0).
 bool Fits(const Price& price, const CoinCounts& coins);

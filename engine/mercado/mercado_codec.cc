@@ -19,22 +19,7 @@ absl::Status Invalid(auto&&... parts) {
 
 constexpr uint32_t kAllItems = (uint32_t{1} << kItems) - 1;
 constexpr uint32_t kAllPerfumes = (uint32_t{1} << kPerfumes) - 1;
-constexpr int kMaxProgressAccepted = 250;
-
-int Total(const CoinCounts& coins) {
-  int total = 0;
-  for (uint8_t count : coins) total += count;
-  return total;
-}
-
-void CoinsToProto(const CoinCounts& coins, v1::MercadoCoins* out) {
-  out->set_gold(coins[kGold]);
-  out->set_silver(coins[kSilver]);
-  out->set_copper(coins[kCopper]);
-  out->set_turquoise(coins[kTurquoise]);
-  out->set_white(coins[kWhite]);
-  out->set_black(coins[kBlack]);
-}
+int Total(const CoinCounts& coins) { return CoinTotal(coins); }
 
 absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, CoinCounts* out) {
   const std::array<uint32_t, kCoinKinds> counts = {in.gold(),      in.silver(), in.copper(),
@@ -212,7 +197,7 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
     }
     if (shown.seals() > kSeals) return Invalid(who, "seals out of range");
     holder.seals = static_cast<uint8_t>(shown.seals());
-    if (shown.progress() > kMaxProgressAccepted)
+    if (shown.progress() > kMaxProgress)
       return Invalid(who, "progress ", shown.progress(), " out of range");
     holder.progress = static_cast<uint8_t>(shown.progress());
     if (shown.stack_height() >= kMaxPlayers) return Invalid(who, "stack height out of range");
@@ -454,7 +439,7 @@ absl::Status ValidateComponents(const Data& data) {
 absl::Status ValidateTrack(const Data& data) {
   for (int seat = 0; seat < data.players; ++seat) {
     const SeatData& holder = data.seats[seat];
-    if (holder.progress > kMaxProgressAccepted || holder.height >= kMaxPlayers)
+    if (holder.progress > kMaxProgress || holder.height >= kMaxPlayers)
       return Invalid("seat ", seat, "'s progress or stack height is out of range");
     if (holder.progress >= kSpaces && !data.end_triggered)
       return Invalid("seat ", seat, " has passed the start tile, but the end is not triggered");
@@ -491,11 +476,7 @@ absl::Status ValidatePhase(const Data& data) {
                        " outside its scoring");
     }
   }
-  auto drawn = [&] {
-    int total = 0;
-    for (uint8_t count : data.drawn) total += count;
-    return total;
-  }();
+  const int drawn = Total(data.drawn);
   if (drawn > 5) return Invalid("at most 5 coins are drawn in a turn, not ", drawn);
   if (drawn > 0 && phase != Phase::kSeal && phase != Phase::kPlace)
     return Invalid("drawn coins only exist while sealing or placing");

@@ -14,11 +14,7 @@ CoinCounts Coins(const v1::MercadoCoins& in) {
           clamp(in.turquoise()), clamp(in.white()),  clamp(in.black())};
 }
 
-int Total(const CoinCounts& coins) {
-  int total = 0;
-  for (uint8_t count : coins) total += count;
-  return total;
-}
+int Total(const CoinCounts& coins) { return CoinTotal(coins); }
 
 // Per tile: points, rank, reveal, slots per group kind (4 colours, same, different,
 // joker), buyer and opponent effect counts per effect, no seal.

@@ -32,11 +32,7 @@ std::unique_ptr<MercadoState> NewMercado(int players, const OptionMap& options =
   return std::unique_ptr<MercadoState>(static_cast<MercadoState*>(state->release()));
 }
 
-int Sum(const CoinCounts& coins) {
-  int total = 0;
-  for (uint8_t count : coins) total += count;
-  return total;
-}
+int Sum(const CoinCounts& coins) { return CoinTotal(coins); }
 
 // Puts `tile` at display `position`, the tile there going back into its deck.
 void Display(Data& data, int position, int tile) {
