@@ -1,0 +1,60 @@
+#pragma once
+// Pro magic (rules §6): artifacts, spells and the windows in which seats use them.
+#include <string>
+#include <vector>
+
+#include "engine/morgenland/morgenland.h"
+
+namespace gavel::morgenland {
+
+// The window a seat acts in.
+enum class Window : uint8_t { kPlacement, kTally, kCounter, kBuyer };
+
+Window CurrentWindow(const Data& data);
+
+// ---------------------------------------------------------------------------
+// Artifacts (morgenland_artifacts.cc): each power with its legality and effect.
+
+// Whether `seat` may invoke one more artifact this round.
+bool UnderLimit(const SeatData& seat);
+// Magic moves of the artifacts, appended in id order.
+void AppendArtifactMoves(const Data& data, int seat, std::vector<Move>& out);
+bool ArtifactMoveLegal(const Data& data, int seat, Move move);
+// Whether `seat` may use `artifact`'s power now (token: Double's token).
+bool ArtifactPowerLegal(const Data& data, int seat, int artifact, int token);
+// Whether a Carpet (or Parasite copying it) may be added for `seat` in `space`.
+bool CarpetAllowed(const Data& data, int seat, int space);
+
+// ---------------------------------------------------------------------------
+// Spells (morgenland_spells.cc): one rule per spell, with targets, legality and effect.
+
+// Target codes of a spell move (below kSpellStride).
+struct SpellTarget {
+  int space = -1;      // a space
+  int seat = -1;       // a token's owner, or the opponent of Trade
+  int token = -1;      // a token index
+  int dest = -1;       // destination space
+  int own_token = -1;  // Eye for an Eye: the caster's own token (-1: none)
+  int kind = -1;       // Trade: the kind
+  int artifact = -1;   // Apprentice / Parasite: an artifact type
+};
+
+const char* SpellName(int spell);
+const char* ArtifactName(int artifact);
+const char* SpaceName(int space);
+const char* KindName(int kind);
+
+// Whether `seat` may play spells now (Lamp invoked, window allows).
+bool MayCastSpells(const Data& data, int seat);
+void AppendSpellMoves(const Data& data, int seat, std::vector<Move>& out);
+bool SpellMoveLegal(const Data& data, int seat, Move move);
+SpellTarget DecodeTarget(int spell, int target);
+std::string SpellMoveText(const Data& data, Move move);
+
+// Whether the seat is asked in a tally window (rules §6.2): it has a legal magic action,
+// or holds an invoked Lamp and a spell.
+bool AskedInWindow(const Data& data, int seat);
+// Whether the seat is asked in a counter window.
+bool AskedToCounter(const Data& data, int seat);
+
+}  // namespace gavel::morgenland
