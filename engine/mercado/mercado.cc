@@ -921,6 +921,12 @@ void MercadoState::ApplyEffect(int seat, Effect effect, EventSink* events) {
       return;
     case kExtraTurn:
       if (data_.extra_turns < 255) ++data_.extra_turns;
+      if (events) {
+        v1::MercadoEvent event;
+        event.mutable_gain()->set_seat(seat);
+        event.mutable_gain()->set_effect(v1::MERCADO_EFFECT_EXTRA_TURN);
+        events->Emit(kEveryone, event, absl::StrCat("seat ", seat, " earns an extra turn"));
+      }
       return;
     case kOpponentsCounterfeit:
     case kOpponentsJoker:

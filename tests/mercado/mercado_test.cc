@@ -2,11 +2,14 @@
 // events.
 #include "engine/mercado/mercado.h"
 
+#include <bit>
 #include <initializer_list>
+#include <set>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "gavel/v1/mercado.pb.h"
+#include "engine/core/rng.h"
 #include "tests/property_suite.h"
 
 namespace gavel::mercado {
@@ -648,6 +651,90 @@ TEST(MercadoRules, FrozenGameEnds) {
   EXPECT_TRUE(state->finished());
 }
 
+TEST(MercadoRules, RevealScoresARandomItemsPoints) {
+  for (uint64_t seed : {1, 2, 3, 4}) {
+    auto state = NewMercado(2, {}, seed);
+    Data& data = state->mutable_data();
+    Display(data, 4, kItems + 4);  // Lavender ≠3, reveal
+    ReadyToScore(data, 0, 4, {kGold, kSilver, kCopper});
+    const uint32_t deck = data.item_deck;
+    EventLog log;
+    ASSERT_TRUE(state->Apply(ScoreMove(4), &log).ok());
+    int revealed = -1;
+    for (const v1::Event& event : log.ForSeat(1)) {
+      v1::MercadoEvent detail;
+      ASSERT_TRUE(event.detail().UnpackTo(&detail));
+      if (detail.has_tile_scored()) revealed = detail.tile_scored().revealed_tile();
+    }
+    ASSERT_GE(revealed, 0);
+    ASSERT_LT(revealed, kItems);
+    EXPECT_TRUE(deck >> revealed & 1);
+    EXPECT_TRUE(state->data().item_discards >> revealed & 1);
+    const int points = Tile(revealed).points == kRankPoints ? 1 : Tile(revealed).points;  // on top
+    const int progress = state->data().seats[0].progress;
+    EXPECT_TRUE(progress == points || progress == points + 3) << Tile(revealed).name;
+  }
+}
+
+TEST(MercadoRules, EmptyDeckIsReshuffledFromItsDiscards) {
+  auto state = NewMercado(2);
+  Data& data = state->mutable_data();
+  Display(data, 0, kGoblet);
+  data.item_discards |= data.item_deck;
+  data.item_deck = 0;
+  ReadyToScore(data, 0, 0, {kGold, kGold, kGold});
+  ExpectValid(data);
+  Play(*state, ScoreMove(0));
+  const Data& after = state->data();
+  EXPECT_EQ(after.item_discards, 0u);
+  EXPECT_EQ(std::popcount(after.item_deck), kItems - kItemSlots);  // 21 reshuffled, 1 drawn
+  ExpectValid(after);
+}
+
+TEST(MercadoRules, SealShortageGivesNothing) {
+  auto state = NewMercado(2);
+  Data& data = state->mutable_data();
+  Display(data, 0, kDiadem);
+  OnEdge(data, 1, 0, {kGold});
+  data.seats[1].seals = static_cast<uint8_t>(data.seats[1].seals + data.seal_supply);
+  data.seal_supply = 0;
+  ReadyToScore(data, 0, 0, {kGold, kGold, kGold, kGold});
+  ExpectValid(data);
+  const int seals = data.seats[1].seals;
+  Play(*state, ScoreMove(0));
+  EXPECT_EQ(state->data().seats[1].seals, seals);
+  ExpectValid(state->data());
+}
+
+TEST(MercadoEvents, RandomGamesShowEveryKindOfEvent) {
+  std::set<int> kinds;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    EventLog log;
+    auto created = MercadoGame().NewGame(3, seed, {{"board_side", "B"}}, &log);
+    ASSERT_TRUE(created.ok());
+    State& state = **created;
+    Rng rng(seed);
+    while (!state.finished()) {
+      const std::vector<Move> legal = Legal(state);
+      ASSERT_TRUE(state.Apply(legal[rng.Below(legal.size())], &log).ok());
+    }
+    for (const v1::Event& event : log.ForSeat(0)) {
+      v1::MercadoEvent detail;
+      ASSERT_TRUE(event.detail().UnpackTo(&detail));
+      kinds.insert(detail.event_case());
+    }
+  }
+  for (int kind : {v1::MercadoEvent::kTurnStarted, v1::MercadoEvent::kPrivilegePlayed,
+                   v1::MercadoEvent::kPrivilegeDrawn, v1::MercadoEvent::kMarkerMoved,
+                   v1::MercadoEvent::kSymbolApplied, v1::MercadoEvent::kCoinsDrawn,
+                   v1::MercadoEvent::kCoinPlaced, v1::MercadoEvent::kCoinsReturned,
+                   v1::MercadoEvent::kPersonTileEmptied, v1::MercadoEvent::kTileScored,
+                   v1::MercadoEvent::kGain, v1::MercadoEvent::kDisplayRefilled,
+                   v1::MercadoEvent::kEndTriggered, v1::MercadoEvent::kFinalBonus,
+                   v1::MercadoEvent::kGameOver})
+    EXPECT_TRUE(kinds.count(kind)) << "no event of kind " << kind;
+}
+
 TEST(MercadoValidation, RejectsBrokenConservationWithAClearMessage) {
   auto state = NewMercado(3);
   Data broken = state->data();
@@ -692,6 +779,19 @@ TEST(MercadoViews, OnlyTheOwnerSeesItsPrivileges) {
   EXPECT_EQ(PrivilegeCount(redealt.seats[1].privileges), 1);
   EXPECT_EQ(PrivilegeCount(redealt.seats[2].privileges), 1);
   EXPECT_EQ(PrivilegeCount(redealt.seats[0].privileges), 0);
+  // Other seats' privileges are re-dealt from the unseen ones, so deals vary with the seed.
+  std::set<std::pair<int, int>> deals;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    auto again = MercadoGame().Resample(view, seed);
+    ASSERT_TRUE(again.ok());
+    const Data& dealt = static_cast<const MercadoState&>(**again).data();
+    int types[2] = {0, 0};
+    for (int seat : {1, 2})
+      for (int type = 0; type < kPrivilegeTypes; ++type)
+        if (dealt.seats[seat].privileges[type]) types[seat - 1] = type;
+    deals.emplace(types[0], types[1]);
+  }
+  EXPECT_GT(deals.size(), 4u);
 }
 
 TEST(MercadoEvents, PrivilegeDrawsAreHiddenFromOthers) {
