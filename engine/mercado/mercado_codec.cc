@@ -19,6 +19,9 @@ absl::Status Invalid(auto&&... parts) {
 
 constexpr uint32_t kAllItems = (uint32_t{1} << kItems) - 1;
 constexpr uint32_t kAllPerfumes = (uint32_t{1} << kPerfumes) - 1;
+// Stack space for the wire messages: the table's 40 coin messages fit without the heap.
+constexpr size_t kScratchBytes = 8192;
+
 int Total(const CoinCounts& coins) { return CoinTotal(coins); }
 
 absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, CoinCounts* out) {
@@ -288,8 +291,10 @@ class MercadoGameImpl final : public Game {
 
   absl::StatusOr<std::unique_ptr<State>> DecodeState(
       const google::protobuf::Any& any) const override {
-    v1::MercadoState in;
-    if (auto status = UnpackAny(any, &in, "the mercado state"); !status.ok()) return status;
+    Scratch<v1::MercadoState, kScratchBytes> scratch;
+    const v1::MercadoState& in = *scratch;
+    if (auto status = UnpackAny(any, scratch.get(), "the mercado state"); !status.ok())
+      return status;
     Data data;
     std::array<int, kMaxPlayers> counts{};
     if (auto status = DecodeTable(in.table(), &data, &counts); !status.ok()) return status;
@@ -563,7 +568,8 @@ absl::Status Validate(const Data& data) {
 }
 
 void MercadoState::Serialize(v1::GameState* out) const {
-  v1::MercadoState proto;
+  Scratch<v1::MercadoState, kScratchBytes> scratch;
+  v1::MercadoState& proto = *scratch;
   TableToProto(data_, proto.mutable_table());
   for (int seat = 0; seat < data_.players; ++seat)
     PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());
@@ -573,7 +579,8 @@ void MercadoState::Serialize(v1::GameState* out) const {
 }
 
 void MercadoState::Observe(Seat viewer, v1::View* out) const {
-  v1::MercadoView view;
+  Scratch<v1::MercadoView, kScratchBytes> scratch;
+  v1::MercadoView& view = *scratch;
   TableToProto(data_, view.mutable_table());
   view.set_seat(viewer);
   view.set_to_move(to_move());
