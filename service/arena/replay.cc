@@ -1,5 +1,7 @@
 #include "service/arena/replay.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/core/registry.h"

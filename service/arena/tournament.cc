@@ -90,7 +90,8 @@ std::vector<MatchPlan> Schedule(const TournamentOptions& options,
 
 absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
                                                const std::vector<v1::Hello>& bots,
-                                               Referee& referee, Store& store) {
+                                               Referee& referee, Store& store,
+                                               const std::atomic<bool>& stop) {
   std::vector<MatchPlan> plans = Schedule(options, bots);
   std::vector<std::string> names;
   for (const v1::Hello& bot : bots) names.push_back(bot.name());
@@ -105,7 +106,7 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
   std::atomic<size_t> next{0};
   ProgressBar progress(static_cast<int>(plans.size()), options.progress);
   auto work = [&] {
-    for (size_t i; (i = next++) < plans.size();) {
+    for (size_t i; !stop && (i = next++) < plans.size();) {
       auto match = referee.Play(plans[i]);
       if (match.ok()) results[i] = std::move(*match);
       else spdlog::error("match of {} failed: {}", plans[i].game, match.status().ToString());

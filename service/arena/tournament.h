@@ -4,6 +4,7 @@
 // holds every seat of every deal and luck of the deal cancels out. Matches run
 // concurrently on a fixed number of workers; ratings update in schedule order, so the
 // result does not depend on which match finished first.
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -36,8 +37,11 @@ struct TournamentReport {
 std::vector<MatchPlan> Schedule(const TournamentOptions& options,
                                 const std::vector<v1::Hello>& bots);
 
+// Plays the schedule; once `stop` is set, matches not yet started are left out (counted
+// as failed).
 absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
                                                const std::vector<v1::Hello>& bots,
-                                               Referee& referee, Store& store);
+                                               Referee& referee, Store& store,
+                                               const std::atomic<bool>& stop);
 
 }  // namespace gavel::arena

@@ -1,0 +1,80 @@
+#include "bots/client/bot_client.h"
+
+#include <algorithm>
+
+#include "spdlog/spdlog.h"
+
+namespace gavel::bots {
+
+BotClient::BotClient(BotOptions options, Policy& policy)
+    : options_(std::move(options)), policy_(policy) {
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(options_.max_message_bytes);
+  arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, options_.min_backoff_ms);
+  arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, options_.max_backoff_ms);
+  channel_ = grpc::CreateCustomChannel(options_.arena, grpc::InsecureChannelCredentials(),
+                                       arguments);
+  stub_ = v1::Arena::NewStub(channel_);
+}
+
+void BotClient::Run() {
+  int backoff_ms = options_.min_backoff_ms;
+  while (!stopped_) {
+    bool welcomed = false;
+    const grpc::Status status = PlayOnce(&welcomed);
+    if (stopped_) break;
+    if (welcomed) backoff_ms = options_.min_backoff_ms;
+    spdlog::warn("{}: stream ended ({}: {}); reconnecting in {} ms", options_.name,
+                 static_cast<int>(status.error_code()), status.error_message(), backoff_ms);
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, std::chrono::milliseconds(backoff_ms), [&] { return stopped_.load(); });
+    backoff_ms = std::min(backoff_ms * 2, options_.max_backoff_ms);
+  }
+}
+
+void BotClient::Stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  if (context_) context_->TryCancel();
+  wake_.notify_all();
+}
+
+grpc::Status BotClient::PlayOnce(bool* welcomed) {
+  grpc::ClientContext context;
+  context.set_wait_for_ready(true);  // ride out an arena that is not up yet
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return grpc::Status::CANCELLED;
+    context_ = &context;
+  }
+  auto stream = stub_->Play(&context);
+  v1::BotMessage hello;
+  hello.mutable_hello()->set_name(options_.name);
+  hello.mutable_hello()->set_version(options_.version);
+  for (const std::string& game : policy_.Games()) hello.mutable_hello()->add_games(game);
+  v1::ArenaMessage message;
+  if (stream->Write(hello)) {
+    while (stream->Read(&message)) {
+      if (message.has_welcome()) {
+        *welcomed = true;
+        spdlog::info("{}: welcomed by arena {}", options_.name, message.welcome().arena_version());
+      } else if (message.has_turn()) {
+        const v1::TurnRequest& turn = message.turn();
+        v1::BotMessage reply;
+        reply.mutable_move()->set_request_id(turn.request_id());
+        reply.mutable_move()->set_move_id(policy_.Choose(turn.view(), turn.legal_moves()));
+        ++turns_;
+        if (!stream->Write(reply)) break;
+      } else if (message.has_result() && on_result_) {
+        on_result_(message.result());
+      }
+    }
+  }
+  stream->WritesDone();
+  const grpc::Status status = stream->Finish();
+  std::lock_guard lock(mutex_);
+  context_ = nullptr;
+  return status;
+}
+
+}  // namespace gavel::bots

@@ -1,0 +1,255 @@
+// gavel-arena: the match host and referee for bots, and the tools over its store.
+//
+//   gavel-arena [serve] --listen=... --engine=inprocess|host:port --db=arena.db [--tournament ...]
+//   gavel-arena replay --db=arena.db --match=ID [--seat=N]   verify and print one match
+//   gavel-arena verify --db=arena.db                          verify every stored match
+//   gavel-arena standings --db=arena.db [--tournament_id=ID]  standings from the store
+//   gavel-arena games                                         this build's games, comma-separated
+//
+// `serve` prints one readiness line, "listening on port N", on stdout; logs go to stderr.
+// With --tournament it waits for --wait_for_bots bots, runs the tournament, prints the
+// standings on stdout and (with --exit_after_tournament) stops. On SIGTERM or SIGINT it stops
+// taking new matches, ends the bot streams and exits when the matches in play are done.
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "engine/core/registry.h"
+#include "grpcpp/grpcpp.h"
+#include "service/arena/bot_hub.h"
+#include "service/arena/engine_backend.h"
+#include "service/arena/referee.h"
+#include "service/arena/replay.h"
+#include "service/arena/store.h"
+#include "service/arena/tournament.h"
+#include "service/health_service.h"
+#include "spdlog/sinks/stdout_color_sinks.h"
+#include "spdlog/spdlog.h"
+
+ABSL_FLAG(std::string, listen, "0.0.0.0:50061", "address:port for bots (port 0 picks one)");
+ABSL_FLAG(std::string, engine, "inprocess",
+          "'inprocess' for the engine library, or the engine service's gRPC target");
+ABSL_FLAG(std::string, db, "gavel-arena.db", "the SQLite store");
+ABSL_FLAG(uint32_t, move_ms, 1000, "time per move, in ms");
+ABSL_FLAG(uint32_t, bank_ms, 10000, "each seat's time bank per match, in ms");
+ABSL_FLAG(int, max_strikes, 3, "faults after which the fallback plays a seat to the end");
+ABSL_FLAG(int, max_message_bytes, 64 << 10, "largest message a bot may send");
+ABSL_FLAG(int, max_bots, 64, "bots connected at once");
+ABSL_FLAG(int, max_queued_messages, 64, "messages queued for a bot that is not reading");
+ABSL_FLAG(bool, tournament, false, "run a tournament once --wait_for_bots bots are connected");
+ABSL_FLAG(std::string, games, "", "comma-separated games of the tournament (empty: all)");
+ABSL_FLAG(int, deals, 2, "deals per game; each is played once per seat rotation");
+ABSL_FLAG(int, players, 0, "seats per table (0: every bot that plays the game, within range)");
+ABSL_FLAG(uint64_t, seed, 1, "tournament seed");
+ABSL_FLAG(int, concurrency, 4, "matches played at once");
+ABSL_FLAG(int, wait_for_bots, 2, "bots to wait for before the tournament starts");
+ABSL_FLAG(double, bot_wait_s, 60, "how long to wait for them");
+ABSL_FLAG(bool, exit_after_tournament, false, "stop once the tournament is over");
+ABSL_FLAG(bool, progress, true, "show a progress bar on stderr");
+ABSL_FLAG(int64_t, match, 0, "replay: the match to show");
+ABSL_FLAG(int, seat, -1, "replay: show only the events this seat could see (-1: all)");
+ABSL_FLAG(int64_t, tournament_id, 0, "standings: one tournament (0: every stored match)");
+ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
+
+namespace gavel::arena {
+namespace {
+
+std::set<std::string> EngineGames() {
+  std::set<std::string> games;
+  for (const Game* game : AllGames()) games.insert(game->name());
+  return games;
+}
+
+std::vector<std::string> TournamentGames() {
+  const std::string games = absl::GetFlag(FLAGS_games);
+  if (games.empty()) return {};
+  return absl::StrSplit(games, ',', absl::SkipEmpty());
+}
+
+// The tournament of --tournament; returns whether it completed.
+bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
+                             const std::atomic<bool>& stop) {
+  const int wanted = absl::GetFlag(FLAGS_wait_for_bots);
+  const auto wait = std::chrono::duration<double>(absl::GetFlag(FLAGS_bot_wait_s));
+  if (!hub.WaitForBots(wanted, std::chrono::duration_cast<std::chrono::milliseconds>(wait))) {
+    spdlog::error("only {} of {} bots connected", hub.Connected().size(), wanted);
+    return false;
+  }
+  TournamentOptions options;
+  options.games = TournamentGames();
+  options.deals = absl::GetFlag(FLAGS_deals);
+  options.players = absl::GetFlag(FLAGS_players);
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.concurrency = absl::GetFlag(FLAGS_concurrency);
+  options.progress = absl::GetFlag(FLAGS_progress);
+  auto report = RunTournament(options, hub.Connected(), referee, store, stop);
+  if (!report.ok()) {
+    spdlog::error("tournament failed: {}", report.status().ToString());
+    return false;
+  }
+  std::printf("tournament %ld: %d matches, %d not finished\n%s", static_cast<long>(report->id),
+              report->matches, report->failed, FormatStandings(report->standings).c_str());
+  std::fflush(stdout);
+  return report->failed == 0;
+}
+
+int Serve() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // taken by sigwait below, in every thread
+
+  auto store = Store::Open(absl::GetFlag(FLAGS_db));
+  if (!store.ok()) {
+    spdlog::error("{}", store.status().ToString());
+    return 1;
+  }
+  BotHubOptions hub_options;
+  hub_options.max_bots = absl::GetFlag(FLAGS_max_bots);
+  hub_options.max_queued_messages = absl::GetFlag(FLAGS_max_queued_messages);
+  hub_options.games = EngineGames();
+  hub_options.move_ms = absl::GetFlag(FLAGS_move_ms);
+  hub_options.bank_ms = absl::GetFlag(FLAGS_bank_ms);
+  hub_options.arena_version = GAVEL_VERSION;
+  BotHub hub(hub_options);
+  hub.OnJoin([&](const v1::Hello& hello) {
+    if (absl::Status saved = (*store)->SaveBot(hello.name(), hello.version()); !saved.ok())
+      spdlog::error("{}", saved.ToString());
+  });
+  std::unique_ptr<EngineBackend> engine = MakeEngineBackend(absl::GetFlag(FLAGS_engine));
+  Referee referee(engine.get(), &hub, store->get(),
+                  RefereeOptions{hub_options.move_ms, hub_options.bank_ms,
+                                 absl::GetFlag(FLAGS_max_strikes)});
+
+  grpc::EnableDefaultHealthCheckService(false);
+  ArenaService arena(&hub);
+  service::HealthService health({"gavel.v1.Arena"});
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(absl::GetFlag(FLAGS_listen), grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&arena);
+  builder.RegisterService(&health);
+  builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
+  builder.SetMaxSendMessageSize(4 << 20);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || port == 0) {
+    spdlog::error("cannot listen on {}", absl::GetFlag(FLAGS_listen));
+    return 1;
+  }
+  spdlog::info("gavel arena serving on port {} (engine {}, store {})", port,
+               absl::GetFlag(FLAGS_engine), absl::GetFlag(FLAGS_db));
+  std::printf("listening on port %d\n", port);
+  std::fflush(stdout);
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> exit_code{0};
+  std::thread tournament;
+  if (absl::GetFlag(FLAGS_tournament)) {
+    tournament = std::thread([&] {
+      if (!RunConfiguredTournament(hub, referee, **store, stop)) exit_code = 1;
+      if (absl::GetFlag(FLAGS_exit_after_tournament)) kill(getpid(), SIGTERM);
+    });
+  }
+  int received = 0;
+  sigwait(&signals, &received);
+  spdlog::info("signal {}: stopping", received);
+  stop = true;
+  health.Shutdown();
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  if (tournament.joinable()) tournament.join();
+  server->Wait();
+  spdlog::info("arena stopped");
+  return exit_code;
+}
+
+int ShowReplay(Store& store) {
+  auto match = store.LoadMatch(absl::GetFlag(FLAGS_match));
+  if (!match.ok()) {
+    spdlog::error("{}", match.status().ToString());
+    return 1;
+  }
+  const int seat = absl::GetFlag(FLAGS_seat);
+  auto text = Replay(*match, seat >= 0 ? std::optional<int>(seat) : std::nullopt);
+  if (!text.ok()) {
+    spdlog::error("{}", text.status().ToString());
+    return 1;
+  }
+  std::fputs(text->c_str(), stdout);
+  return 0;
+}
+
+int VerifyAll(Store& store) {
+  auto ids = store.FinishedMatches();
+  if (!ids.ok()) {
+    spdlog::error("{}", ids.status().ToString());
+    return 1;
+  }
+  int failures = 0;
+  for (int64_t id : *ids) {
+    auto match = store.LoadMatch(id);
+    absl::Status status = match.ok() ? Replay(*match).status() : match.status();
+    if (!status.ok()) {
+      ++failures;
+      spdlog::error("{}", status.ToString());
+    }
+  }
+  std::printf("verified %zu matches, %d failed\n", ids->size(), failures);
+  return failures == 0 ? 0 : 1;
+}
+
+int ShowStandings(Store& store) {
+  auto ids = store.FinishedMatches(absl::GetFlag(FLAGS_tournament_id));
+  auto ratings = store.LoadRatings();
+  if (!ids.ok() || !ratings.ok()) {
+    spdlog::error("{}", (ids.ok() ? ratings.status() : ids.status()).ToString());
+    return 1;
+  }
+  std::vector<MatchRecord> matches;
+  for (int64_t id : *ids) {
+    auto match = store.LoadMatch(id);
+    if (match.ok()) matches.push_back(std::move(*match));
+  }
+  std::printf("%zu matches\n%s", matches.size(),
+              FormatStandings(ComputeStandings(matches, *ratings)).c_str());
+  return 0;
+}
+
+int RunTool(const std::string& command) {
+  auto store = Store::Open(absl::GetFlag(FLAGS_db));
+  if (!store.ok()) {
+    spdlog::error("{}", store.status().ToString());
+    return 1;
+  }
+  if (command == "replay") return ShowReplay(**store);
+  if (command == "verify") return VerifyAll(**store);
+  return ShowStandings(**store);
+}
+
+}  // namespace
+}  // namespace gavel::arena
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "gavel arena: referee and tournaments for bots.\n"
+      "  gavel-arena [serve] [flags] | replay --db --match | verify --db | standings --db | games");
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-arena"));  // stdout: readiness, results
+  spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
+  const std::string command = positional.size() > 1 ? positional[1] : "serve";
+  if (command == "serve") return gavel::arena::Serve();
+  if (command == "games") {
+    const std::set<std::string> games = gavel::arena::EngineGames();
+    std::printf("%s\n", absl::StrJoin(games, ",").c_str());
+    return 0;
+  }
+  if (command == "replay" || command == "verify" || command == "standings")
+    return gavel::arena::RunTool(command);
+  spdlog::error("unknown command '{}'; see --help", command);
+  return 2;
+}
