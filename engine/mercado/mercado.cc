@@ -6,13 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "engine/core/ranking.h"
 #include "gavel/v1/mercado.pb.h"
 
 namespace gavel::mercado {
 namespace {
-
-int Total(const CoinCounts& coins) { return CoinTotal(coins); }
 
 v1::MercadoCoin ToCoinProto(int coin) { return static_cast<v1::MercadoCoin>(coin + 1); }
 
@@ -89,7 +86,7 @@ void CoinsToProto(const CoinCounts& coins, v1::MercadoCoins* out) {
 }
 
 bool Fits(const Price& price, const CoinCounts& coins) {
-  if (coins[kBlack] > 0 || Total(coins) > price.slots) return false;
+  if (coins[kBlack] > 0 || CoinTotal(coins) > price.slots) return false;
   std::array<uint8_t, kMaxSlots> list{};
   int n = 0;
   for (int coin = 0; coin < kPlaceable; ++coin)
@@ -99,7 +96,7 @@ bool Fits(const Price& price, const CoinCounts& coins) {
 }
 
 bool Completes(const Price& price, const CoinCounts& coins) {
-  return Total(coins) == price.slots && Fits(price, coins);
+  return CoinTotal(coins) == price.slots && Fits(price, coins);
 }
 
 bool MayPlace(const Price& price, const CoinCounts& coins, int coin) {
@@ -177,8 +174,8 @@ void MercadoState::LegalMoves(std::vector<Move>& out) const {
       out.push_back(Move{kSkipSymbol});
       return;
     case Phase::kAction:
-      if (Total(seat.bag) >= 3) out.push_back(Move{kActionA});
-      if (Total(seat.person) > 0) out.push_back(Move{kActionB});
+      if (CoinTotal(seat.bag) >= 3) out.push_back(Move{kActionA});
+      if (CoinTotal(seat.person) > 0) out.push_back(Move{kActionB});
       return;
     case Phase::kSeal:
       out.push_back(Move{kUseSeal});
@@ -220,8 +217,8 @@ bool MercadoState::IsLegal(Move move) const {
     case Phase::kSymbol:
       return id == kUseSymbol || id == kSkipSymbol;
     case Phase::kAction:
-      return (id == kActionA && Total(seat.bag) >= 3) ||
-             (id == kActionB && Total(seat.person) > 0);
+      return (id == kActionA && CoinTotal(seat.bag) >= 3) ||
+             (id == kActionB && CoinTotal(seat.person) > 0);
     case Phase::kSeal:
       return id == kUseSeal || id == kNoSeal;
     case Phase::kPlace: {
@@ -292,7 +289,7 @@ void MercadoState::ApplyLegal(Move move, EventSink* events) {
     case Phase::kAction:
       if (id == kActionA) {
         DrawCoins(3, false, events);
-        if (seat.seals > 0 && Total(seat.bag) > 0) {
+        if (seat.seals > 0 && CoinTotal(seat.bag) > 0) {
           data_.phase = Phase::kSeal;
           return;
         }
@@ -315,7 +312,7 @@ void MercadoState::ApplyLegal(Move move, EventSink* events) {
       if (id == kUseSeal) {
         --seat.seals;
         ++data_.seal_supply;
-        DrawCoins(std::min(2, Total(seat.bag)), true, events);
+        DrawCoins(std::min(2, CoinTotal(seat.bag)), true, events);
       }
       ContinuePlacement(events);
       return;
@@ -421,7 +418,7 @@ void MercadoState::FinishPrivilege(EventSink* events) {
 
 void MercadoState::StartAction(EventSink* events) {
   const SeatData& seat = data_.seats[data_.active];
-  if (Total(seat.bag) >= 3 || Total(seat.person) > 0) {
+  if (CoinTotal(seat.bag) >= 3 || CoinTotal(seat.person) > 0) {
     data_.phase = Phase::kAction;
     return;
   }
@@ -469,7 +466,7 @@ bool MercadoState::Frozen() const {
     const SeatData& holder = data_.seats[seat];
     CoinCounts available = holder.bag;
     for (int coin = 0; coin < kCoinKinds; ++coin) available[coin] += holder.person[coin];
-    if (Total(available) < 3) continue;  // can never draw again
+    if (CoinTotal(available) < 3) continue;  // can never draw again
     for (int coin = 0; coin < kPlaceable; ++coin) {
       if (available[coin] == 0) continue;
       for (int position = 0; position < kPositions; ++position)
@@ -526,7 +523,7 @@ void MercadoState::ContinuePlacement(EventSink* events) {
 
 void MercadoState::EndPlacement(EventSink* events) {
   SeatData& seat = data_.seats[data_.active];
-  if (events && Total(data_.drawn) > 0) {
+  if (events && CoinTotal(data_.drawn) > 0) {
     v1::MercadoEvent event;
     event.mutable_coins_returned()->set_seat(data_.active);
     CoinsToProto(data_.drawn, event.mutable_coins_returned()->mutable_coins());
@@ -570,10 +567,10 @@ void MercadoState::ScoreTile(int position, EventSink* events) {
   if (!tile.no_seal) {
     int most = 1;
     for (int seat = 0; seat < data_.players; ++seat)
-      if (seat != active) most = std::max(most, Total(data_.seats[seat].edges[position]));
+      if (seat != active) most = std::max(most, CoinTotal(data_.seats[seat].edges[position]));
     for (int offset = 1; offset < data_.players; ++offset) {
       const int seat = (active + offset) % data_.players;
-      if (Total(data_.seats[seat].edges[position]) == most) takers[taker_count++] = seat;
+      if (CoinTotal(data_.seats[seat].edges[position]) == most) takers[taker_count++] = seat;
     }
   }
   if (events) {

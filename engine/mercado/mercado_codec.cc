@@ -22,8 +22,6 @@ constexpr uint32_t kAllPerfumes = (uint32_t{1} << kPerfumes) - 1;
 // Stack space for the wire messages: the table's 40 coin messages fit without the heap.
 constexpr size_t kScratchBytes = 8192;
 
-int Total(const CoinCounts& coins) { return CoinTotal(coins); }
-
 absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, CoinCounts* out) {
   const std::array<uint32_t, kCoinKinds> counts = {in.gold(),      in.silver(), in.copper(),
                                                    in.turquoise(), in.white(),  in.black()};
@@ -481,7 +479,7 @@ absl::Status ValidatePhase(const Data& data) {
                        " outside its scoring");
     }
   }
-  const int drawn = Total(data.drawn);
+  const int drawn = CoinTotal(data.drawn);
   if (drawn > 5) return Invalid("at most 5 coins are drawn in a turn, not ", drawn);
   if (drawn > 0 && phase != Phase::kSeal && phase != Phase::kPlace)
     return Invalid("drawn coins only exist while sealing or placing");
@@ -508,11 +506,11 @@ absl::Status ValidatePhase(const Data& data) {
       if (!OptionalSymbolWaits(data)) return Invalid("no symbol waits for the active seat");
       break;
     case Phase::kAction:
-      if (Total(active.bag) < 3 && Total(active.person) == 0)
+      if (CoinTotal(active.bag) < 3 && CoinTotal(active.person) == 0)
         return Invalid("the action phase needs a legal action");
       break;
     case Phase::kSeal:
-      if (active.seals == 0 || Total(active.bag) == 0)
+      if (active.seals == 0 || CoinTotal(active.bag) == 0)
         return Invalid("the seal phase needs a seal and a coin in the bag");
       break;
     case Phase::kPlace:

@@ -14,8 +14,6 @@ CoinCounts Coins(const v1::MercadoCoins& in) {
           clamp(in.turquoise()), clamp(in.white()),  clamp(in.black())};
 }
 
-int Total(const CoinCounts& coins) { return CoinTotal(coins); }
-
 // Per tile: points, rank, reveal, slots per group kind (4 colours, same, different,
 // joker), buyer and opponent effect counts per effect, no seal.
 constexpr int kTileFeatures = 3 + 7 + kEffectKinds + 1;
@@ -107,12 +105,12 @@ absl::Status FeaturizeMercado(const v1::View& view_proto, std::span<const Move> 
     TileFeatures(tile, f);
     for (int seat = 0; seat < players; ++seat)
       f[kTileFeatures + relative(seat)] =
-          static_cast<float>(Total(Coins(table.seats(seat).edges(position)))) / 4.f;
+          static_cast<float>(CoinTotal(Coins(table.seats(seat).edges(position)))) / 4.f;
     own_edges[position] = Coins(table.seats(viewer).edges(position));
     for (int coin = 0; coin < kPlaceable; ++coin)
       f[kTileFeatures + kMaxPlayers + coin] = static_cast<float>(own_edges[position][coin]) / 4.f;
     f[kTileFeatures + kMaxPlayers + kPlaceable] =
-        static_cast<float>(std::max(0, Tile(tile).price.slots - Total(own_edges[position]))) / 4.f;
+        static_cast<float>(std::max(0, Tile(tile).price.slots - CoinTotal(own_edges[position]))) / 4.f;
   }
   // Ranks from progress and stack height, as the rules define them.
   std::array<int, kMaxPlayers> progress{}, height{};
@@ -202,7 +200,7 @@ absl::Status FeaturizeMercado(const v1::View& view_proto, std::span<const Move> 
       if (coin >= 0) ++edge[coin];
       rest[2] = Completes(tile.price, edge) ? 1.f : 0.f;
       rest[3] = tile.points > 0 ? static_cast<float>(tile.points) / 7.f : 0.f;
-      rest[4] = static_cast<float>(std::max(0, tile.price.slots - Total(edge))) / 4.f;
+      rest[4] = static_cast<float>(std::max(0, tile.price.slots - CoinTotal(edge))) / 4.f;
       if (id >= kScoreBase && id < kPlaceJokerBase) {
         const int points = tile.points == kRankPoints
                                ? rank_of(active, progress[active], height[active])
