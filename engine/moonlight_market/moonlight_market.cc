@@ -208,7 +208,7 @@ bool MoonlightState::IsLegal(Move move) const {
   }
   if (!IsAttach(move) || hammer) return false;
   const int tile = AttachTile(move), colour = AttachColour(move);
-  return colour < kColours && tile < kWorthless + 1 &&
+  return colour < kColours && tile <= kWorthless &&
          std::find(held.begin(), held.end(), tile) != held.end() && Attachable(tile, colour);
 }
 

@@ -184,8 +184,8 @@ inline int BidCard(Move move) { return static_cast<int>(move.id / 8); }
 inline int BidCushion(Move move) { return static_cast<int>(move.id % 8); }
 inline int HammerColour(Move move) { return static_cast<int>(move.id - kHammerBase) / 3; }
 inline int HammerPosition(Move move) { return static_cast<int>(move.id - kHammerBase) % 3; }
-inline int AttachTile(Move move) { return static_cast<int>(move.id - kAttachBase) / 8; }
-inline int AttachColour(Move move) { return static_cast<int>(move.id - kAttachBase) % 8; }
+inline int AttachTile(Move move) { return static_cast<int>((move.id - kAttachBase) / 8); }
+inline int AttachColour(Move move) { return static_cast<int>((move.id - kAttachBase) % 8); }
 
 class MoonlightState final : public State {
  public:

@@ -258,12 +258,13 @@ absl::Status ValidateTurn(const Data& data) {
       if (bid.card != 0) return Invalid("cushion ", cushion, " has a card but no owner");
       continue;
     }
-    if (data.phase != Phase::kBid || cushion >= n || bid.card == 0)
+    if (data.phase != Phase::kBid || cushion >= n || bid.seat >= n || bid.card == 0)
       return Invalid("cushion ", cushion, " cannot hold a card now");
     if (++bids_of[bid.seat] > 1) return Invalid("seat ", static_cast<int>(bid.seat), " has two cards at cushions");
   }
   if (data.phase == Phase::kFinished) {
-    if (data.turn != -1 || data.coin_holder < 0) return Invalid("a finished game has no turn but a coin holder");
+    if (data.turn != -1 || data.coin_holder < 0 || data.coin_holder >= n)
+      return Invalid("a finished game has no turn but a coin holder");
     return absl::OkStatus();
   }
   if (data.turn < 0 || data.turn >= n || data.IsBot(data.turn))
@@ -281,7 +282,8 @@ absl::Status ValidateTurn(const Data& data) {
     }
     return absl::OkStatus();
   }
-  if (data.coin_holder < 0) return Invalid("in the chain phase a seat holds the start coin");
+  if (data.coin_holder < 0 || data.coin_holder >= n)
+    return Invalid("in the chain phase a seat holds the start coin");
   std::array<bool, kMaxParticipants> cushion_taken{};
   const int mover_offset = (data.turn - data.coin_holder + n) % n;
   for (int seat = 0; seat < n; ++seat) {
