@@ -245,39 +245,41 @@ void MoonlightState::FillCushions(EventSink* events) {
   Rng rng(data_.rng);
   int total = 0;
   for (uint8_t count : data_.supply) total += count;
+  auto draw = [&] {
+    const int tile = rng.PickWeighted(data_.supply.data(), kTileKinds, total);
+    --data_.supply[tile];
+    --total;
+    return tile;
+  };
   int set_aside = 0;
-  v1::MoonlightEvent event;
-  auto* filled = event.mutable_cushions_filled();
   for (int cushion = 0; cushion < data_.participants(); ++cushion) {
-    auto* shown = filled->add_cushions();
-    shown->set_bid_seat(-1);
     for (int column = 0; column < kColumns; ++column) {
-      auto* shown_column = shown->add_columns();
       for (int row = 0; row < Rows(cushion); ++row) {
-        int tile = rng.PickWeighted(data_.supply.data(), kTileKinds, total);
-        --data_.supply[tile];
-        --total;
+        int tile = draw();
         // Pass 1: a drawn hammer is set aside and the slot drawn again (rules §4.1).
-        while (data_.pass == 0 && tile == kHammer) {
-          ++set_aside;
-          tile = rng.PickWeighted(data_.supply.data(), kTileKinds, total);
-          --data_.supply[tile];
-          --total;
-        }
+        for (; data_.pass == 0 && tile == kHammer; ++set_aside) tile = draw();
         data_.slots[cushion][column][row] = static_cast<uint8_t>(tile);
-        shown_column->add_tiles(tile);
       }
     }
   }
   data_.supply[kHammer] = static_cast<uint8_t>(data_.supply[kHammer] + set_aside);
   data_.rng = rng.state();
-  if (events) {
-    filled->set_pass(data_.pass);
-    filled->set_hammers_set_aside(set_aside);
-    events->Emit(kEveryone, event,
-                 absl::StrCat("pass ", data_.pass + 1, ": the cushions are filled",
-                              set_aside ? absl::StrCat(" (", set_aside, " hammers set aside)") : ""));
+  if (!events) return;
+  v1::MoonlightEvent event;
+  auto* filled = event.mutable_cushions_filled();
+  filled->set_pass(data_.pass);
+  filled->set_hammers_set_aside(set_aside);
+  for (int cushion = 0; cushion < data_.participants(); ++cushion) {
+    auto* shown = filled->add_cushions();
+    shown->set_bid_seat(-1);
+    for (const auto& column : data_.slots[cushion]) {
+      auto* shown_column = shown->add_columns();
+      for (int row = 0; row < Rows(cushion); ++row) shown_column->add_tiles(column[row]);
+    }
   }
+  events->Emit(kEveryone, event,
+               absl::StrCat("pass ", data_.pass + 1, ": the cushions are filled",
+                            set_aside ? absl::StrCat(" (", set_aside, " hammers set aside)") : ""));
 }
 
 void MoonlightState::DrawHands(EventSink* events) {

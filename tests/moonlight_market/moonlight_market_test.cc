@@ -583,6 +583,33 @@ TEST(MoonlightViews, HiddenCardsStayHidden) {
   }
 }
 
+TEST(MoonlightViews, ResampleRedrawsHiddenCardsOnly) {
+  auto state = NewMoonlight(1, 23);  // solo: human, Beate, Dirk
+  ASSERT_EQ(state->to_move(), 0);
+  for (Seat viewer : {0, 1, 2}) {
+    v1::View view;
+    state->Observe(viewer, &view);
+    bool redrawn = false;
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      auto resampled = MoonlightMarketGame().Resample(view, seed);
+      ASSERT_TRUE(resampled.ok()) << resampled.status();
+      v1::View again;
+      (*resampled)->Observe(viewer, &again);
+      EXPECT_EQ(again.SerializeAsString(), view.SerializeAsString());
+      const auto& data = static_cast<const MoonlightState&>(**resampled).data();
+      // Every seat's view keeps its own hidden cards; the others' are dealt anew.
+      for (int seat : {0, 1, 2}) {
+        if (seat == viewer) {
+          EXPECT_EQ(data.seats[seat].hand, state->data().seats[seat].hand);
+        } else {
+          redrawn = redrawn || data.seats[seat].hand != state->data().seats[seat].hand;
+        }
+      }
+    }
+    EXPECT_TRUE(redrawn) << "seat " << viewer << " sees others' hidden cards re-drawn";
+  }
+}
+
 TEST(MoonlightEvents, HiddenContentGoesOnlyToItsOwner) {
   EventLog log;
   auto state = NewMoonlight(3, 17, {}, &log);
