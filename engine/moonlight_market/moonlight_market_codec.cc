@@ -265,6 +265,11 @@ absl::Status ValidateTurn(const Data& data) {
   if (data.phase == Phase::kFinished) {
     if (data.turn != -1 || data.coin_holder < 0 || data.coin_holder >= n)
       return Invalid("a finished game has no turn but a coin holder");
+    for (int seat = 0; seat < n; ++seat) {
+      const SeatData& holder = data.seats[seat];
+      if (holder.taken != -1 || holder.held_count != 0 || holder.displaced != 0)
+        return Invalid("seat ", seat, " holds tiles or a displaced card after the game");
+    }
     return absl::OkStatus();
   }
   if (data.turn < 0 || data.turn >= n || data.IsBot(data.turn))
