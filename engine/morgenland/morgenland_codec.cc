@@ -419,8 +419,7 @@ absl::Status ValidatePhase(const Data& data) {
                         : purpose == Purpose::kDonation ? spell_is({kDonation, kSacrifice})
                         : purpose == Purpose::kCityTax ? spell_is({kCityTax})
                         : purpose == Purpose::kSultansTax ? spell_is({kSultansTax})
-                        : purpose == Purpose::kTeleport
-                            ? spell_is({kTeleport}) && data.target_seat >= 0 && data.target_token >= 0 && data.target_space >= 0
+                        : purpose == Purpose::kTeleport ? spell_is({kTeleport})
                         : purpose == Purpose::kTrade
                             ? spell_is({kTrade}) && data.target_seat >= 0 && data.target_seat != data.active && data.target_token >= 0 && data.target_token < kKinds
                             : false;
@@ -855,10 +854,8 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::Resample(const v1::Vi
   absl::Status last;
   for (int attempt = 0; attempt < 64; ++attempt) {
     auto state = ResampleAttempt(view, rng);
-    if (state.ok() || attempt == 0 && state.status().message().find("no starting picks") == std::string::npos &&
-                          state.status().message().find("payment") == std::string::npos)
-      return state;
-    last = state.status();
+    if (state.ok()) return state;
+    if (attempt == 0) last = state.status();
   }
   return last;
 }

@@ -494,23 +494,21 @@ void ResolveTaboo(MorgenlandState& state, const Pending& spell, EventSink* event
   state.FinishSpell(events);
 }
 
+// The token is identified only now, after the payment (a face-down one at random).
 void CompleteTeleport(MorgenlandState& state, EventSink* events) {
+  const Pending& spell = state.data().pending[state.data().pending_count - 1];
+  const int ref = spell.target / kSpaces, dest = spell.target % kSpaces;
+  const int who = DecodeRef(ref).seat;
+  const int token = ResolveRef(state, spell.caster, ref);
   const Data& data = state.data();
-  const int who = data.target_seat, token = data.target_token, dest = data.target_space;
-  if (token >= 0 && TokenOnUntallied(data, who, token) &&
-      LegalDestinationFrom(data, who, data.seats[who].token_space[token], dest))
+  if (token >= 0 && LegalDestinationFrom(data, who, data.seats[who].token_space[token], dest))
     state.MoveToken(who, token, dest, events);
   state.FinishSpell(events);
 }
 
-// The token is identified when the spell resolves; the caster pays 2 units, then it moves.
+// The caster pays 2 units (as far as it can), then the token moves.
 void ResolveTeleport(MorgenlandState& state, const Pending& spell, EventSink* events) {
-  const int ref = spell.target / kSpaces;
-  const int token = ResolveRef(state, spell.caster, ref);
   Data& data = state.mutable_data();
-  data.target_seat = static_cast<int8_t>(DecodeRef(ref).seat);
-  data.target_token = static_cast<int8_t>(token);
-  data.target_space = static_cast<int8_t>(spell.target % kSpaces);
   const int units = std::min(2, Total(data.seats[spell.caster].treasure));
   if (units == 0) return CompleteTeleport(state, events);
   data.phase = Phase::kPay;
