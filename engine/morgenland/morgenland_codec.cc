@@ -198,7 +198,7 @@ template <typename Proto>
 absl::Status DecodeSeatPublic(const Proto& in, SeatData* s, int n) {
   RETURN_IF_ERROR(FromProto(in.owned(), kArtifactsPerType, "owned artifacts", &s->owned));
   RETURN_IF_ERROR(FromProto(in.invoked(), 2, "invoked artifacts", &s->invoked));
-  RETURN_IF_ERROR(FromProto(in.carpets(), 2, "carpets", &s->carpets));
+  RETURN_IF_ERROR(FromProto(in.carpets(), 3, "carpets", &s->carpets));
   RETURN_IF_ERROR(CheckRange(in.parasite_uses(), 0, 1, "Parasite uses"));
   s->parasite_uses = static_cast<uint8_t>(in.parasite_uses());
   if (in.scroll_spaces() >= (1u << kSpaces) || in.smuggler_spaces() >= (1u << kSpaces))
@@ -233,7 +233,7 @@ absl::Status ValidateSeats(const Data& data) {
         return Invalid("seat ", seat, "'s token in hand is face up or copied");
       if (s.copies[token] > 0 && (!up || at < 0))
         return Invalid("seat ", seat, "'s Double copy must sit on a face-up token on the board");
-      if (s.copies[token] > 2) return Invalid("seat ", seat, " has too many Double copies");
+      if (s.copies[token] > 3) return Invalid("seat ", seat, " has too many Double copies");
       if (at >= 0) ++room_tokens[at];
     }
     for (int space = kRoom1; space < kSpaces; ++space)
@@ -618,7 +618,7 @@ absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatD
     if (t.index() != static_cast<uint32_t>(token) || t.value() != static_cast<uint32_t>(TokenValue(token)) || t.seat() != seat)
       return Invalid("seat ", seat, "'s token ", token, " is mislabelled");
     RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-    RETURN_IF_ERROR(CheckRange(t.copies(), 0, 2, "a token's copies"));
+    RETURN_IF_ERROR(CheckRange(t.copies(), 0, 3, "a token's copies"));
     s->token_space[token] = static_cast<int8_t>(t.space());
     if (t.face_up()) s->face_up |= static_cast<uint8_t>(1 << token);
     s->copies[token] = static_cast<uint8_t>(t.copies());
@@ -894,7 +894,7 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     std::vector<int> hidden_spaces;
     for (const auto& t : in.tokens()) {
       RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-      RETURN_IF_ERROR(CheckRange(t.copies(), 0, 2, "a token's copies"));
+      RETURN_IF_ERROR(CheckRange(t.copies(), 0, 3, "a token's copies"));
       if (t.value() == 0) {
         if (seat == viewer || t.face_up() || t.space() == kInHand || t.copies())
           return Invalid("only other seats' face-down tokens may be hidden");

@@ -3,6 +3,7 @@
 #include "engine/morgenland/morgenland.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "engine/morgenland/morgenland_magic.h"
@@ -823,6 +824,16 @@ TEST(MorgenlandSpells, SacrificeReturnsSeven) {
   EXPECT_EQ(Total(d.seats[C].treasure), 0);
 }
 
+TEST(MorgenlandSpells, SacrificeIllegalWhenNobodyHoldsUnits) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  Caster(d, A, kSacrifice);
+  for (int seat = 0; seat < 3; ++seat) SetTreasure(d, seat, {0, 0, 0, 0, 0});
+  EXPECT_FALSE(state->IsLegal(SpellMove(kSacrifice, 0)));
+  SetTreasure(d, C, {0, 1, 0, 0, 0});
+  EXPECT_TRUE(state->IsLegal(SpellMove(kSacrifice, 0)));
+}
+
 TEST(MorgenlandSpells, DragonLeavesFillsAnEmptyCave) {
   auto state = Start(3);
   Data& d = state->mutable_data();
@@ -1126,6 +1137,60 @@ TEST(MorgenlandSpells, TradeSwapsUpToThree) {
   EXPECT_EQ(d.seats[A].treasure, (std::array<uint8_t, kKinds>{0, 2, 0, 0, 0}));
   EXPECT_EQ(d.seats[B].treasure, (std::array<uint8_t, kKinds>{0, 3, 0, 0, 2}));
   EXPECT_TRUE(Validate(d).ok()) << Validate(d);
+}
+
+// ---------------------------------------------------------------------------
+// Decks
+
+TEST(MorgenlandDecks, UsedTreasureCardsAreReshuffled) {
+  auto state = Start(3, false);
+  Data& d = state->mutable_data();
+  d.deck = 0;  // every card used
+  state->EndRound(nullptr);
+  EXPECT_EQ(d.phase, Phase::kPlace);
+  EXPECT_GE(d.card, 0);
+  EXPECT_EQ(std::popcount(d.deck), kCardsPerDeck - 1);
+  EXPECT_TRUE(Validate(d).ok()) << Validate(d);
+}
+
+TEST(MorgenlandDecks, SpellDiscardsAreReshuffledAtTheTent) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  d.discards = d.spell_deck & ~(1u << kSpy);
+  d.spell_deck = 1u << kSpy;  // one card left: the discards are reshuffled for the second
+  Put(d, A, 9, kTent);
+  Tally(*state, kTent);
+  ASSERT_EQ(d.phase, Phase::kTent);
+  EXPECT_EQ(d.tent[0], kSpy);
+  EXPECT_GE(d.tent[1], 0);
+  EXPECT_EQ(d.discards, 0u);
+  EXPECT_EQ(std::popcount(d.spell_deck), kSpells - 2);
+}
+
+TEST(MorgenlandEvents, RevealAndSpellEventsArePublic) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  Caster(d, B, kTaboo);
+  Put(d, A, 7, kMarket);
+  EventLog log;
+  Data& data = state->mutable_data();
+  data.space = kMarket;
+  state->RevealSpace(&log);
+  ASSERT_EQ(d.active, B);
+  ASSERT_TRUE(state->Apply(SpellMove(kTaboo, kRoom1), &log).ok());
+  bool revealed = false, played = false, resolved = false;
+  for (const auto& event : log.ForSeat(C)) {
+    v1::MorgenlandEvent detail;
+    ASSERT_TRUE(event.detail().UnpackTo(&detail));
+    if (detail.has_revealed()) revealed = detail.revealed().tokens(0).value() == 7;
+    if (detail.has_spell()) {
+      played |= detail.spell().stage() == "played";
+      resolved |= detail.spell().stage() == "resolved";
+    }
+  }
+  EXPECT_TRUE(revealed);
+  EXPECT_TRUE(played);
+  EXPECT_TRUE(resolved);
 }
 
 // ---------------------------------------------------------------------------
