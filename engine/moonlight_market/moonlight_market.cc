@@ -44,21 +44,6 @@ std::string SeatName(const Data& data, int seat) {
   return data.IsBot(seat) ? std::string(BotName(data, seat)) : absl::StrCat("seat ", seat);
 }
 
-// The k-th (0-based) card of a set, in ascending order.
-int NthCard(CardSet cards, int k) {
-  for (int card = 1; card <= kCards; ++card) {
-    if (!(cards & CardBit(card))) continue;
-    if (k-- == 0) return card;
-  }
-  return 0;
-}
-
-int DrawCard(CardSet& from, Rng& rng) {
-  const int card = NthCard(from, static_cast<int>(rng.Below(static_cast<uint32_t>(CardCount(from)))));
-  from = static_cast<CardSet>(from & ~CardBit(card));
-  return card;
-}
-
 // Insertion sort of a few held tiles (at most 3).
 template <typename Less>
 void SortTiles(std::array<uint8_t, kColumns>& tiles, int count, Less less) {
@@ -105,6 +90,20 @@ bool Attachable(int tile, int colour) {
 }
 
 int CardCount(CardSet cards) { return std::popcount(static_cast<unsigned>(cards)); }
+
+int NthCard(CardSet cards, int k) {
+  for (int card = 1; card <= kCards; ++card) {
+    if (!(cards & CardBit(card))) continue;
+    if (k-- == 0) return card;
+  }
+  return 0;
+}
+
+int DrawCard(CardSet& from, Rng& rng) {
+  const int card = NthCard(from, static_cast<int>(rng.Below(static_cast<uint32_t>(CardCount(from)))));
+  from = static_cast<CardSet>(from & ~CardBit(card));
+  return card;
+}
 
 int ChainValue(std::span<const uint8_t> tiles, bool doubled) {
   int value = 0;

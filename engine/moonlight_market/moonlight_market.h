@@ -84,6 +84,10 @@ using CardSet = uint16_t;  // bit v for card v (1..13)
 inline constexpr CardSet kAllCards = 0x3FFE;
 inline constexpr CardSet CardBit(int card) { return static_cast<CardSet>(1u << card); }
 int CardCount(CardSet cards);
+// The k-th (0-based) card of a set in ascending order, 0 when there is none.
+int NthCard(CardSet cards, int k);
+// Removes a uniformly drawn card from a non-empty set and returns it.
+int DrawCard(CardSet& from, Rng& rng);
 
 struct Chain {
   std::array<uint8_t, kChainLimit> tiles{};

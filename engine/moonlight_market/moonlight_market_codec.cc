@@ -601,14 +601,7 @@ absl::StatusOr<std::unique_ptr<State>> MoonlightGameImpl::Resample(const v1::Vie
     auto deal = [&](CardSet& to, uint32_t count) -> absl::Status {
       if (count > static_cast<uint32_t>(CardCount(unseen)))
         return Invalid(who, "card counts do not match its unseen cards");
-      for (uint32_t i = 0; i < count; ++i) {
-        const int k = static_cast<int>(rng.Below(static_cast<uint32_t>(CardCount(unseen))));
-        int card = 0;
-        for (int c = 1, left = k; c <= kCards; ++c)
-          if ((unseen & CardBit(c)) && left-- == 0) card = c;
-        unseen = static_cast<CardSet>(unseen & ~CardBit(card));
-        to |= CardBit(card);
-      }
+      for (uint32_t i = 0; i < count; ++i) to |= CardBit(DrawCard(unseen, rng));
       return absl::OkStatus();
     };
     auto take_known = [&](CardSet known, CardSet& to) -> absl::Status {
