@@ -1,7 +1,6 @@
 // Moonlight Market's wire forms: options and game creation, full state, validation of
 // untrusted states, the view filter, resampling from a view, and move decoding.
 #include <bit>
-#include <numeric>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
