@@ -436,6 +436,21 @@ void MercadoState::StartScoring(EventSink* events) {
 }
 
 void MercadoState::EndTurn(EventSink* events) {
+  const int limit = IdleTurnLimit(data_.players);
+  if (data_.idle_turns < limit) ++data_.idle_turns;
+  if (!data_.end_triggered && data_.idle_turns == limit) {
+    // Nothing has moved for a long time: the game is stuck (coins that fit nowhere, or only
+    // the market tiles changing hands), so the round is finished as if a marker had
+    // reached the start tile.
+    data_.end_triggered = true;
+    if (events) {
+      v1::MercadoEvent event;
+      event.mutable_end_triggered()->set_seat(-1);
+      events->Emit(kEveryone, event,
+                   absl::StrCat("no marker moved and no goods tile was bought for ", limit,
+                                " turns: the round is finished"));
+    }
+  }
   if (data_.extra_turns > 0) {
     --data_.extra_turns;
     StartTurn(true, events);
@@ -445,36 +460,8 @@ void MercadoState::EndTurn(EventSink* events) {
     FinishGame(events);
     return;
   }
-  if (!data_.end_triggered && Frozen()) {
-    // No seat can ever place a coin or move again: the rules would loop forever, so the
-    // end is triggered and the round finished as if a marker had reached the start tile.
-    data_.end_triggered = true;
-    if (events) {
-      v1::MercadoEvent event;
-      event.mutable_end_triggered()->set_seat(-1);
-      events->Emit(kEveryone, event, "no seat can place a coin any more: the game ends");
-    }
-  }
   data_.active = static_cast<int8_t>((data_.active + 1) % data_.players);
   StartTurn(false, events);
-}
-
-bool MercadoState::Frozen() const {
-  for (int seat = 0; seat < data_.players; ++seat)
-    if (PrivilegeCount(data_.seats[seat].privileges) > 0) return false;
-  for (int seat = 0; seat < data_.players; ++seat) {
-    const SeatData& holder = data_.seats[seat];
-    CoinCounts available = holder.bag;
-    for (int coin = 0; coin < kCoinKinds; ++coin) available[coin] += holder.person[coin];
-    if (CoinTotal(available) < 3) continue;  // can never draw again
-    for (int coin = 0; coin < kPlaceable; ++coin) {
-      if (available[coin] == 0) continue;
-      for (int position = 0; position < kPositions; ++position)
-        if (MayPlace(Tile(data_.display[position]).price, holder.edges[position], coin))
-          return false;
-    }
-  }
-  return true;
 }
 
 int MercadoState::DrawKind(const uint8_t* counts, int kinds) {
@@ -555,6 +542,7 @@ void MercadoState::ScoreTile(int position, EventSink* events) {
   }
   const int active = data_.active;
   const TileData& tile = Tile(data_.display[position]);
+  data_.idle_turns = 0;
   int points = tile.points, revealed = -1;
   if (points == kRevealPoints) {
     revealed = RevealItem(events);
@@ -773,6 +761,7 @@ bool MercadoState::MoveMarker(int seat, int steps, Landing mode, EventSink* even
   }
   mover.progress = static_cast<uint8_t>(to);
   mover.height = static_cast<uint8_t>(below);
+  data_.idle_turns = 0;
   const bool stacked = below > 0;
   const Effect symbol =
       to < kSpaces && !stacked ? TheEdition().tracks[data_.side][new_space] : kNoEffect;

@@ -17,6 +17,11 @@ namespace gavel::mercado {
 inline constexpr int kMaxPlayers = 4;
 // Progress is clamped here so it fits its byte; a real game stays far below.
 inline constexpr int kMaxProgress = 250;
+// Turns in a row without a marker moving or a goods tile being bought after which the
+// end is triggered: the rules as written can loop forever (see mercado.proto). Random
+// play's longest such stretch in finished games is about 15 turns per seat.
+inline constexpr int kIdleRoundsLimit = 30;
+inline int IdleTurnLimit(int players) { return kIdleRoundsLimit * players; }
 
 enum class Phase : uint8_t {
   kPrivilege = 1,
@@ -51,6 +56,7 @@ struct Data {
   int8_t active = 0;
   uint8_t extra_turns = 0;
   bool end_triggered = false;
+  uint16_t idle_turns = 0;  // turns since a marker moved or a goods tile was bought
   Effect privilege_extra = kNoEffect;  // due after the symbol decision
   bool placed_this_turn = false;
   CoinCounts drawn{};
@@ -155,7 +161,6 @@ class MercadoState final : public State {
   void GiveCoins(int seat, int coin, int count, Effect effect, EventSink* events);
   void DrawPrivilege(int seat, EventSink* events);
   void GiveSeal(int seat, Effect effect, EventSink* events);
-  bool Frozen() const;
   void FinishGame(EventSink* events);
   int DrawKind(const uint8_t* counts, int kinds);
 

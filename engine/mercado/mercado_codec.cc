@@ -75,6 +75,7 @@ void TableToProto(const Data& data, v1::MercadoTable* out) {
   out->set_active_seat(data.active);
   out->set_extra_turns(data.extra_turns);
   out->set_end_triggered(data.end_triggered);
+  out->set_idle_turns(data.idle_turns);
   out->set_privilege_extra(static_cast<v1::MercadoEffect>(data.privilege_extra));
   out->set_placed_this_turn(data.placed_this_turn);
   CoinsToProto(data.drawn, out->mutable_drawn());
@@ -124,6 +125,10 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
   if (in.extra_turns() > 255) return Invalid("extra turns ", in.extra_turns(), " out of range");
   data->extra_turns = static_cast<uint8_t>(in.extra_turns());
   data->end_triggered = in.end_triggered();
+  if (in.idle_turns() > static_cast<uint32_t>(IdleTurnLimit(data->players)))
+    return Invalid("idle turns ", in.idle_turns(), " exceed the limit ",
+                   IdleTurnLimit(data->players));
+  data->idle_turns = static_cast<uint16_t>(in.idle_turns());
   if (in.privilege_extra() < 0 || in.privilege_extra() >= kEffectKinds)
     return Invalid("privilege extra ", static_cast<int>(in.privilege_extra()), " is not an effect");
   data->privilege_extra = static_cast<Effect>(in.privilege_extra());
@@ -552,6 +557,10 @@ absl::Status Validate(const Data& data) {
   if (data.players < 2 || data.players > kMaxPlayers) return Invalid("players out of range");
   if (data.side > 1 || data.start_space >= kSpaces) return Invalid("options out of range");
   if (data.active < 0 || data.active >= data.players) return Invalid("active seat out of range");
+  if (data.idle_turns > IdleTurnLimit(data.players) ||
+      (data.idle_turns == IdleTurnLimit(data.players) && !data.end_triggered))
+    return Invalid("idle turns ", data.idle_turns, " do not fit the limit ",
+                   IdleTurnLimit(data.players), " and the end trigger");
   if (data.phase < Phase::kPrivilege || data.phase > Phase::kFinished ||
       data.privilege_extra >= kEffectKinds)
     return Invalid("phase or privilege extra out of range");

@@ -40,9 +40,10 @@ constexpr int kSeatFeatures = 6 + 2 * kCoinKinds;
 // Observation layout (kObservationSize floats): players one-hot (3), side, start space,
 // phase one-hot (9), viewer active, extra turns, end triggered, placed this turn, drawn
 // coins (5), joker in hand, per display position (8 x kPositionFeatures), per seat relative
-// to the viewer (4 x kSeatFeatures), own privileges per type (8), supplies and decks (6).
+// to the viewer (4 x kSeatFeatures), own privileges per type (8), supplies and decks (6),
+// idle turns towards the stuck-game limit (1).
 constexpr int kObservationSize = 3 + 2 + 9 + 4 + kPlaceable + 1 + kPositions * kPositionFeatures +
-                                 kMaxPlayers * kSeatFeatures + kPrivilegeTypes + 6;
+                                 kMaxPlayers * kSeatFeatures + kPrivilegeTypes + 7;
 // Move layout: kind one-hot (13), coin one-hot (5), position one-hot (8), privilege value
 // and extra, completes the tile, tile points, slots left after, score points, symbol
 // one-hot at the landing space (12).
@@ -152,6 +153,8 @@ absl::Status FeaturizeMercado(const v1::View& view_proto, std::span<const Move> 
   f[3] = static_cast<float>(std::min<uint32_t>(table.privilege_supply_size(), 18)) / 18.f;
   f[4] = static_cast<float>(std::min<uint32_t>(table.item_deck_size(), kItems)) / kItems;
   f[5] = static_cast<float>(std::min<uint32_t>(table.perfume_deck_size(), kPerfumes)) / kPerfumes;
+  f[6] = std::min(1.f, static_cast<float>(table.idle_turns()) /
+                           static_cast<float>(IdleTurnLimit(players)));
 
   // The landing symbol a move of `steps` by the active seat would meet.
   const int active = std::clamp(table.active_seat(), 0, players - 1);

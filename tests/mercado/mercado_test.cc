@@ -172,6 +172,7 @@ TEST(MercadoRules, ClothTurn) {  // vector 1: Red 0, Blue 1, Yellow 2
   EXPECT_NE(after.display[0], kCloth);
   EXPECT_TRUE(after.item_discards >> kCloth & 1);
   EXPECT_EQ(after.active, 1);  // Blue is next
+  EXPECT_EQ(after.idle_turns, 1);  // reset by the purchase, then Red's turn ended
   ExpectValid(after);
 }
 
@@ -636,8 +637,9 @@ TEST(MercadoRules, OneSealPerTurnAnotherInTheExtraTurn) {  // vector 18
   EXPECT_EQ(state->data().seats[0].seals, 0);
 }
 
-TEST(MercadoRules, FrozenGameEnds) {
-  // No seat can place a coin ever again and nobody holds a privilege: the end is triggered.
+TEST(MercadoRules, StuckGameEnds) {
+  // No seat can draw again: after the idle-turn limit the end is triggered and the round
+  // is finished, all inside one Apply since nobody has a decision left.
   auto state = NewMercado(2);
   Data& data = state->mutable_data();
   StrandCoins(data, 0, true);
@@ -649,6 +651,8 @@ TEST(MercadoRules, FrozenGameEnds) {
   ExpectValid(data);
   Play(*state, Move{kActionB});
   EXPECT_TRUE(state->finished());
+  EXPECT_TRUE(state->data().end_triggered);
+  EXPECT_EQ(state->data().idle_turns, IdleTurnLimit(2));
 }
 
 TEST(MercadoRules, RevealScoresARandomItemsPoints) {
