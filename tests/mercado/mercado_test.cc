@@ -649,10 +649,19 @@ TEST(MercadoRules, StuckGameEnds) {
   data.supply[kBlack] -= 2;
   data.phase = Phase::kAction;  // seat 0 can only put its one black coin into its bag
   ExpectValid(data);
-  Play(*state, Move{kActionB});
+  EventLog log;
+  ASSERT_TRUE(state->Apply(Move{kActionB}, &log).ok());
   EXPECT_TRUE(state->finished());
-  EXPECT_TRUE(state->data().end_triggered);
-  EXPECT_EQ(state->data().idle_turns, IdleTurnLimit(2));
+  int stuck = 0, turns = 0;
+  for (const v1::Event& event : log.ForSeat(0)) {
+    v1::MercadoEvent detail;
+    ASSERT_TRUE(event.detail().UnpackTo(&detail));
+    stuck += detail.has_end_triggered() && detail.end_triggered().seat() == -1;
+    turns += detail.has_turn_started();
+  }
+  EXPECT_EQ(stuck, 1);
+  // Seat 0's turn was the first idle one; the 60th, seat 1's, triggers and ends the round.
+  EXPECT_EQ(turns, IdleTurnLimit(2) - 1);
 }
 
 TEST(MercadoRules, RevealScoresARandomItemsPoints) {
