@@ -382,6 +382,9 @@ absl::Status ValidatePhase(const Data& data) {
   if (data.pending_count == 2 &&
       (data.pending[1].spell != kParasite || data.pending[1].copied != kCounterspell))
     return Invalid("only a Parasite copying Counterspell can answer a spell");
+  for (int i = 0; i < data.pending_count; ++i)
+    if (!PendingWellFormed(data, data.pending[i]))
+      return Invalid("pending spell ", SpellName(data.pending[i].spell), " has malformed targets");
   const Pending* top = data.pending_count ? &data.pending[data.pending_count - 1] : nullptr;
   const Purpose purpose = data.purpose;
   const bool spell_purpose = purpose >= Purpose::kCharity;
@@ -413,7 +416,9 @@ absl::Status ValidatePhase(const Data& data) {
     }
     case Phase::kPay: {
       const int usable = Total(mover.treasure) -
-                         (purpose == Purpose::kTrade && data.target_token >= 0 ? mover.treasure[data.target_token] : 0);
+                         (purpose == Purpose::kTrade && data.target_token >= 0 && data.target_token < kKinds
+                              ? mover.treasure[data.target_token]
+                              : 0);
       if (data.units_left == 0 || usable == 0) return Invalid("nothing to pay");
       const bool fits = purpose == Purpose::kBribe ? data.space == kGate
                         : purpose == Purpose::kDonation ? spell_is({kDonation, kSacrifice})
@@ -476,7 +481,8 @@ absl::Status ValidatePhase(const Data& data) {
     }
     case Phase::kTax:
       if (!spell_is({kCityTax, kSultansTax}) || data.resume_seat >= n ||
-          SeatInOrder(data, data.resume_seat) != data.active)
+          SeatInOrder(data, data.resume_seat) != data.active || top->caster == data.active ||
+          TaxDue(data, data.active) < 1 || Total(mover.treasure) < TaxDue(data, data.active))
         return Invalid("no tax is due from seat ", data.active);
       break;
     default:
@@ -485,8 +491,13 @@ absl::Status ValidatePhase(const Data& data) {
   if (phase != Phase::kOffer && phase != Phase::kRoomPay && phase != Phase::kBuyer &&
       phase != Phase::kChoose && data.item_count)
     return Invalid("payment items outside a purchase");
-  if (data.buyer >= 0 && (phase == Phase::kPlace || phase == Phase::kWindow || !IsRoom(data.space)))
-    return Invalid("a buyer outside a purchase");
+  if (data.buyer >= 0) {
+    const bool buying = phase == Phase::kBuyer ||
+                        (data.pending_count > 0 && data.pending[0].spell == kAbracadabra);
+    const int room = data.space - kRoom1;
+    if (!buying || !IsRoom(data.space) || data.face_up[room] < 0 || !data.pro)
+      return Invalid("a buyer outside a purchase");
+  }
   for (int room = 0; room < kMaxPlayers; ++room)
     if ((data.order_known[room] & ~data.set_known[room]) || data.set_known[room] >= (1u << n))
       return Invalid("room knowledge is inconsistent");

@@ -187,7 +187,6 @@ void MorgenlandState::FinishSpell(EventSink* events) {
 void MorgenlandState::ReturnToWindow(EventSink* events) {
   data_.purpose = Purpose::kNone;
   data_.units_left = 0;
-  data_.cursor = 0;
   if (data_.pending_count > 0) {
     // A Parasite counter was cancelled: the first counter window goes on.
     data_.phase = Phase::kCounter;

@@ -51,6 +51,12 @@ bool SpellMoveLegal(const Data& data, int seat, Move move);
 SpellTarget DecodeTarget(int spell, int target);
 std::string SpellMoveText(const Data& data, Move move);
 
+// Whether a pending spell's targets have a shape its resolution can use (validation).
+bool PendingWellFormed(const Data& data, const Pending& spell);
+// Units a taxed seat owes now (City Tax: 2 for its next token; Sultan's Tax: its room
+// tokens), or -1 when nothing is due.
+int TaxDue(const Data& data, int seat);
+
 // Whether the seat is asked in a tally window (rules §6.2): it has a legal magic action,
 // or holds an invoked Lamp and a spell.
 bool AskedInWindow(const Data& data, int seat);

@@ -607,6 +607,37 @@ bool DecodeSpellMove(Move move, int* spell, int* target) {
 
 }  // namespace
 
+bool PendingWellFormed(const Data& data, const Pending& spell) {
+  if (spell.target >= kRules[spell.spell].targets) return false;
+  const int target = spell.target;
+  switch (spell.spell) {
+    case kDragonLeaves:
+    case kDragonsReturn:
+      return IsCave(target);
+    case kMirage:
+      return IsRoom(target) && target < kRoom1 + data.players;
+    case kAbracadabra:
+      return data.buyer == spell.caster && IsRoom(data.space);
+    case kParasite: {
+      const int artifact = target / 100, argument = target % 100;
+      return artifact >= kCounterspell && artifact <= kKey && spell.copied == artifact &&
+             argument < (artifact == kDouble ? kTokens : 1);
+    }
+    case kTrade:
+      return target / kKinds < data.players && target / kKinds != spell.caster;
+    default:
+      return spell.copied == -1;
+  }
+}
+
+int TaxDue(const Data& data, int seat) {
+  if (data.pending_count == 0) return -1;
+  if (data.pending[data.pending_count - 1].spell == kCityTax)
+    return CityTaxToken(data, seat, data.cursor) >= 0 ? 2 : -1;
+  const int count = RoomTokens(data, seat);
+  return count > 0 ? count : -1;
+}
+
 const char* SpellName(int spell) {
   return spell >= 0 && spell < kSpells ? kRules[spell].name : "?";
 }

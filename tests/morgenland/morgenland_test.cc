@@ -744,6 +744,36 @@ TEST(MorgenlandSpells, AbracadabraTakesAnyArtifactOfTheStack) {
   EXPECT_FALSE(d.order_known[0] >> A & 1);  // reshuffled
 }
 
+TEST(MorgenlandSpells, CounteredAbracadabraReturnsToTheBuyerWindow) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  Caster(d, A, kAbracadabra);
+  GiveArtifact(d, C, kCounterspell);
+  Put(d, B, 9, kRoom1);
+  Put(d, A, 1, kRoom1);
+  d.seats[A].entered = d.seats[B].entered = true;
+  d.guard = 5;
+  const int face_up = d.face_up[0];
+  Tally(*state, kRoom1);
+  while (d.phase == Phase::kWindow) Play(*state, PassMove());
+  ASSERT_EQ(d.active, B);
+  Play(*state, PassMove());  // B declines
+  ASSERT_EQ(d.active, A);
+  Play(*state, AcceptMove());
+  Play(*state, KindMove(0));
+  ASSERT_EQ(d.phase, Phase::kBuyer);
+  Play(*state, SpellMove(kAbracadabra, 0));
+  ASSERT_EQ(d.phase, Phase::kCounter);
+  ASSERT_EQ(d.active, C);
+  Play(*state, CounterMove());
+  ASSERT_EQ(d.phase, Phase::kBuyer);
+  ASSERT_EQ(d.active, A);
+  EXPECT_TRUE(Validate(d).ok()) << Validate(d);
+  const int owned = d.seats[A].owned[face_up];
+  Play(*state, PassMove());
+  EXPECT_EQ(d.seats[A].owned[face_up], owned + 1);
+}
+
 TEST(MorgenlandSpells, LastFirstOnlyInATallyWindowNotAtTheGate) {
   auto state = CaveSetup();
   Data& d = state->mutable_data();
