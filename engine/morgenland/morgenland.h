@@ -80,7 +80,7 @@ struct Pending {
   int8_t spell = -1;
   int8_t caster = -1;
   int8_t copied = -1;       // Parasite: the copied artifact type
-  uint16_t target = 0;      // spell-specific target code (see SpellTarget)
+  uint16_t target = 0;      // the target code of the spell move (see morgenland.proto)
   uint8_t asked = 0;        // seats of the counter window already asked, in player order
 };
 

@@ -1,6 +1,5 @@
 // Morgenland's edition data: the 45 treasure cards (rules §10), one table.
 #include <cctype>
-#include <mutex>
 
 #include "engine/morgenland/morgenland.h"
 

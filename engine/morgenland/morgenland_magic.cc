@@ -44,15 +44,6 @@ const char* PurposeName(Purpose purpose) {
   return "";
 }
 
-Window CurrentWindow(const Data& data) {
-  switch (data.phase) {
-    case Phase::kCounter: return Window::kCounter;
-    case Phase::kBuyer: return Window::kBuyer;
-    case Phase::kWindow: return Window::kTally;
-    default: return Window::kPlacement;
-  }
-}
-
 bool AskedInWindow(const Data& data, int seat) {
   const SeatData& s = data.seats[seat];
   if (s.spells != 0 && (s.invoked[kLamp] > 0 || ArtifactPowerLegal(data, seat, kLamp, -1)))

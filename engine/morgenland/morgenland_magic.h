@@ -7,11 +7,6 @@
 
 namespace gavel::morgenland {
 
-// The window a seat acts in.
-enum class Window : uint8_t { kPlacement, kTally, kCounter, kBuyer };
-
-Window CurrentWindow(const Data& data);
-
 // ---------------------------------------------------------------------------
 // Artifacts (morgenland_artifacts.cc): each power with its legality and effect.
 
@@ -28,27 +23,15 @@ bool CarpetAllowed(const Data& data, int seat, int space);
 // ---------------------------------------------------------------------------
 // Spells (morgenland_spells.cc): one rule per spell, with targets, legality and effect.
 
-// Target codes of a spell move (below kSpellStride).
-struct SpellTarget {
-  int space = -1;      // a space
-  int seat = -1;       // a token's owner, or the opponent of Trade
-  int token = -1;      // a token index
-  int dest = -1;       // destination space
-  int own_token = -1;  // Eye for an Eye: the caster's own token (-1: none)
-  int kind = -1;       // Trade: the kind
-  int artifact = -1;   // Apprentice / Parasite: an artifact type
-};
-
 const char* SpellName(int spell);
 const char* ArtifactName(int artifact);
 const char* SpaceName(int space);
 const char* KindName(int kind);
 
-// Whether `seat` may play spells now (Lamp invoked, window allows).
+// Whether `seat` may play spells this round: it holds an invoked Lamp and a spell.
 bool MayCastSpells(const Data& data, int seat);
 void AppendSpellMoves(const Data& data, int seat, std::vector<Move>& out);
 bool SpellMoveLegal(const Data& data, int seat, Move move);
-SpellTarget DecodeTarget(int spell, int target);
 std::string SpellMoveText(const Data& data, Move move);
 
 // Whether a pending spell's targets have a shape its resolution can use (validation).
