@@ -1170,6 +1170,57 @@ TEST(MorgenlandSpells, TradeSwapsUpToThree) {
 }
 
 // ---------------------------------------------------------------------------
+// Placement and windows
+
+TEST(MorgenlandPlacement, LegalSpaces) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  d.seats[A].token_space.fill(kInHand);
+  d.shelves[1] = {3, 0, 0, 0};
+  d.bank[1] -= 3;
+  EXPECT_FALSE(state->IsLegal(PlaceMove(0, kCaveR)));  // no units on its shelves
+  EXPECT_TRUE(state->IsLegal(PlaceMove(0, kCaveR + 1)));
+  EXPECT_TRUE(state->IsLegal(PlaceMove(0, kTent)));
+  EXPECT_FALSE(state->IsLegal(PlaceMove(0, kRoom1 + 3)));  // not in play with 3 players
+  for (int value : {1, 2, 4, 5, 6}) Put(d, A, value, kRoom1);
+  EXPECT_FALSE(state->IsLegal(PlaceMove(TokenOf(9), kRoom1)));  // five tokens already
+  EXPECT_TRUE(state->IsLegal(PlaceMove(TokenOf(9), kRoom1 + 1)));
+  EXPECT_FALSE(state->IsLegal(PlaceMove(TokenOf(1), kMarket)));  // not in hand
+  // A room without artifacts is closed.
+  while (d.stack_size[2] > 0) {
+    ++d.box[d.stack[2][--d.stack_size[2]]];
+    d.stack[2][d.stack_size[2]] = -1;
+  }
+  ++d.box[d.face_up[2]];
+  d.face_up[2] = -1;
+  EXPECT_FALSE(state->IsLegal(PlaceMove(TokenOf(9), kRoom1 + 2)));
+}
+
+TEST(MorgenlandPlacement, PlacementPassesToTheNextSeatWithTokens) {
+  auto state = Start(3, false);
+  Data& d = state->mutable_data();
+  d.seats[A].token_space[0] = kInHand;
+  d.seats[C].token_space[0] = kInHand;
+  Play(*state, PlaceMove(0, kMarket));
+  EXPECT_EQ(d.active, C);  // B has no token in hand
+  Play(*state, PlaceMove(0, kMarket));
+  EXPECT_NE(d.phase, Phase::kPlace);  // every hand is empty: the tally ran
+}
+
+TEST(MorgenlandWindows, LampAndSpellHolderIsAlwaysAsked) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  Caster(d, B, kSpy);  // Spy cannot be played in a tally window
+  Tally(*state, kMarket);
+  ASSERT_EQ(d.phase, Phase::kWindow);
+  EXPECT_EQ(d.active, B);
+  EXPECT_THAT(Legal(*state), ElementsAre(PassMove()));
+  Play(*state, PassMove());
+  EXPECT_EQ(d.space, kCaravan);  // A and C were passed automatically
+  EXPECT_EQ(d.active, B);
+}
+
+// ---------------------------------------------------------------------------
 // Decks
 
 TEST(MorgenlandDecks, UsedTreasureCardsAreReshuffled) {
