@@ -387,15 +387,14 @@ void MorgenlandState::ResolveTent(const std::array<int8_t, kMaxPlayers>& order, 
     tent->set_second(data_.tent_second);
     const std::string text = absl::StrCat(SeatName(order[0]), " draws ",
                                           data_.tent[1] >= 0 ? 2 : 1, " spells at the TENT");
-    SeatMask winners = OnlySeat(order[0]);
-    if (data_.tent_second >= 0) winners |= OnlySeat(data_.tent_second);
-    events->Emit(~winners, event, text);
+    // Only the strongest sees the drawn cards now.
+    events->Emit(AllBut(order[0]), event, text);
     for (int8_t spell : data_.tent)
       if (spell >= 0) tent->add_spells(spell);
     std::string names;
     for (int8_t spell : data_.tent)
       if (spell >= 0) absl::StrAppend(&names, names.empty() ? ": " : ", ", SpellName(spell));
-    events->Emit(winners, event, text + names);
+    events->Emit(OnlySeat(order[0]), event, text + names);
   }
 }
 
@@ -892,41 +891,41 @@ void MorgenlandState::AfterUnits(EventSink* events) {
   }
 }
 
+// The strongest keeps one card; the second card goes to the second strongest, and both of
+// them know where it is (rules §8), or face up to the discards.
 void MorgenlandState::ApplyKeep(int spell, EventSink* events) {
   const int other = data_.tent[0] == spell ? data_.tent[1] : data_.tent[0];
-  SeatData& winner = data_.seats[data_.active];
-  winner.spells |= 1u << spell;
-  if (other >= 0) {
-    if (data_.tent_second >= 0) {
-      SeatData& second = data_.seats[data_.tent_second];
-      second.spells |= 1u << other;
-      second.known_by[data_.active] |= 1u << other;
-      winner.known_by[data_.tent_second] |= 1u << spell;
-    } else {
-      data_.discards |= 1u << other;
-    }
+  const int winner = data_.active, second = data_.tent_second;
+  data_.seats[winner].spells |= 1u << spell;
+  if (other >= 0 && second >= 0) {
+    data_.seats[second].spells |= 1u << other;
+    data_.seats[second].known_by[winner] |= 1u << other;
+  } else if (other >= 0) {
+    data_.discards |= 1u << other;
   }
   if (events) {
     v1::MorgenlandEvent event;
     auto* tent = event.mutable_tent();
-    tent->set_seat(data_.active);
-    tent->set_second(data_.tent_second);
-    SeatMask winners = OnlySeat(data_.active);
-    if (data_.tent_second >= 0) winners |= OnlySeat(data_.tent_second);
-    const std::string text =
-        absl::StrCat(SeatName(data_.active), " keeps a spell; the other goes ",
-                     data_.tent_second >= 0 ? absl::StrCat("to ", SeatName(data_.tent_second))
-                                            : "to the discards");
-    if (data_.tent_second >= 0 || other < 0) {
-      events->Emit(~winners, event, text);
+    tent->set_seat(winner);
+    tent->set_second(second);
+    const std::string text = absl::StrCat(
+        SeatName(winner), " keeps a spell; the other goes ",
+        second >= 0 ? absl::StrCat("to ", SeatName(second)) : "to the discards");
+    SeatMask told = OnlySeat(winner);
+    if (other >= 0 && second >= 0) {
+      told |= OnlySeat(second);
+      events->Emit(~told, event, text);
+      tent->add_spells(other);
+      events->Emit(OnlySeat(second), event, absl::StrCat(text, ": ", SpellName(other)));
     } else {
-      tent->add_spells(other);  // a discarded card is face up
-      events->Emit(~winners, event, absl::StrCat(text, ": ", SpellName(other)));
-      tent->clear_spells();
+      if (other >= 0) tent->add_spells(other);  // a discarded card is face up
+      events->Emit(~told, event,
+                   other >= 0 ? absl::StrCat(text, ": ", SpellName(other)) : text);
     }
+    tent->clear_spells();
     tent->add_spells(spell);
     if (other >= 0) tent->add_spells(other);
-    events->Emit(winners, event, absl::StrCat(text, " (kept ", SpellName(spell), ")"));
+    events->Emit(OnlySeat(winner), event, absl::StrCat(text, " (kept ", SpellName(spell), ")"));
   }
   data_.tent = {-1, -1};
   data_.tent_second = -1;

@@ -572,8 +572,8 @@ void MorgenlandState::Observe(Seat viewer, v1::View* out) const {
   }
   if (data_.pro) ToProto(data_.box, view.mutable_box());
   view.set_spell_deck_count(std::popcount(data_.spell_deck));
-  const bool tent_winner = viewer == data_.active || viewer == data_.tent_second;
-  for (int8_t spell : data_.tent) view.add_tent(spell < 0 || tent_winner ? spell : kSpells);
+  // Only the strongest sees the drawn cards before its choice.
+  for (int8_t spell : data_.tent) view.add_tent(spell < 0 || viewer == data_.active ? spell : kSpells);
   const bool setup = data_.phase == Phase::kPick;
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];

@@ -461,12 +461,14 @@ TEST(MorgenlandVectors, V10TentSecondCardGoesToTheSecond) {
   ASSERT_EQ(d.phase, Phase::kTent);
   ASSERT_EQ(d.active, A);
   EXPECT_THAT(Legal(*state), ElementsAre(KeepMove(kSpy), KeepMove(kTaboo)));
-  // The two winners see both cards; C does not.
+  // Only the strongest sees the drawn cards before choosing.
   v1::View view;
-  state->Observe(C, &view);
-  v1::MorgenlandView c_view;
-  ASSERT_TRUE(view.view().UnpackTo(&c_view));
-  EXPECT_THAT(c_view.tent(), ElementsAre(kSpells, kSpells));
+  for (int seat : {B, C}) {
+    state->Observe(seat, &view);
+    v1::MorgenlandView other_view;
+    ASSERT_TRUE(view.view().UnpackTo(&other_view));
+    EXPECT_THAT(other_view.tent(), ElementsAre(kSpells, kSpells));
+  }
   Play(*state, KeepMove(kSpy));
   EXPECT_EQ(d.seats[A].spells, 1u << kSpy);
   EXPECT_EQ(d.seats[B].spells, 1u << kTaboo);
@@ -474,7 +476,11 @@ TEST(MorgenlandVectors, V10TentSecondCardGoesToTheSecond) {
   state->Observe(A, &view);
   v1::MorgenlandView a_view;
   ASSERT_TRUE(view.view().UnpackTo(&a_view));
-  EXPECT_EQ(a_view.seats(B).spells(), 1u << kTaboo);
+  EXPECT_EQ(a_view.seats(B).spells(), 1u << kTaboo);  // A knows what B received
+  state->Observe(B, &view);
+  v1::MorgenlandView b_view;
+  ASSERT_TRUE(view.view().UnpackTo(&b_view));
+  EXPECT_EQ(b_view.seats(A).spells(), 0u);  // B does not know what A kept
   EXPECT_TRUE(Validate(d).ok()) << Validate(d);
 }
 
