@@ -631,9 +631,6 @@ void MorgenlandState::LegalMoves(std::vector<Move>& out) const {
       return;
     case Phase::kWindow:
     case Phase::kBuyer:
-      out.push_back(PassMove());
-      AppendMagic(out);
-      return;
     case Phase::kCounter:
       out.push_back(PassMove());
       AppendMagic(out);

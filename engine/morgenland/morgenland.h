@@ -71,8 +71,7 @@ enum class Phase : uint8_t {
 
 // Why units are paid or taken: decides what happens once the count reaches 0.
 enum class Purpose : uint8_t {
-  kNone = 0, kBribe, kMarketReturn, kMarketTake, kCharity, kDonation, kCityTax, kSultansTax,
-  kTeleport, kTrade
+  kNone = 0, kBribe, kMarketTake, kCharity, kDonation, kCityTax, kSultansTax, kTeleport, kTrade
 };
 
 // A spell played and waiting for its counter window (rules §6.2); Parasite may stack.
@@ -121,7 +120,7 @@ struct Data {
   int8_t active = 0;              // seat deciding in the current phase
   int8_t placer = 0;              // seat whose placement turn it is (during kPlace)
   int8_t space = -1;              // space being tallied, -1 during placement
-  uint8_t cursor = 0;             // gate: seat offset; room: rank offset
+  uint8_t cursor = 0;             // gate: seat offset; room: rank offset; City Tax: tokens paid
   uint8_t passes = 0;             // tally window: passes in a row
   uint8_t units_left = 0;         // kPay / kTake
   Purpose purpose = Purpose::kNone;

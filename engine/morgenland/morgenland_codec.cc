@@ -79,7 +79,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->passes = static_cast<uint8_t>(in.passes());
   RETURN_IF_ERROR(CheckRange(in.units_left(), 0, 10, "the units left"));
   data->units_left = static_cast<uint8_t>(in.units_left());
-  RETURN_IF_ERROR(CheckRange(in.purpose(), 0, 9, "the purpose"));
+  RETURN_IF_ERROR(CheckRange(in.purpose(), 0, 8, "the purpose"));
   data->purpose = static_cast<Purpose>(in.purpose());
   RETURN_IF_ERROR(CheckRange(in.guard(), 0, 10, "the guard"));
   data->guard = static_cast<int8_t>(in.guard());

@@ -31,7 +31,6 @@ const char* ArtifactName(int artifact) {
 const char* PurposeName(Purpose purpose) {
   switch (purpose) {
     case Purpose::kBribe: return "bribe";
-    case Purpose::kMarketReturn: return "market";
     case Purpose::kMarketTake: return "market";
     case Purpose::kCharity: return "Charity";
     case Purpose::kDonation: return "Donation";
