@@ -150,9 +150,9 @@ struct Data {
   int8_t resume_seat = 0;         // seat offset in player order for multi-seat resolutions
   int8_t priority = 0;            // tally window: the seat whose action is being completed
   int8_t buyer = -1;              // buyer window: the buyer
-  int8_t target_seat = -1;        // Trade: the opponent; Teleport: the token's owner
-  int8_t target_token = -1;       // Teleport: the token; Trade: the kind
-  int8_t target_space = -1;       // Teleport: the destination; Mirage/Abracadabra: the room
+  int8_t target_seat = -1;        // Trade: the opponent being paid back
+  int8_t target_token = -1;       // Trade: the kind the caster may not give back
+  int8_t target_space = -1;       // Mirage / Abracadabra: the room being looked at
   // Who knows a room's face-down artifacts: as a set (Abracadabra) or in order (Mirage).
   std::array<uint8_t, kMaxPlayers> set_known{};
   std::array<uint8_t, kMaxPlayers> order_known{};
