@@ -52,9 +52,10 @@ bool CarpetLegal(const Data& data, int seat, int) {
          Available(data.seats[seat], kCarpet);
 }
 
+// A Key is pointless (so illegal) for a seat whose gate strength already beats the guard.
 bool KeyLegal(const Data& data, int seat, int) {
   return InTally(data) && data.space == kGate && !data.seats[seat].entered &&
-         Available(data.seats[seat], kKey);
+         Strength(data, seat, kGate) < data.guard && Available(data.seats[seat], kKey);
 }
 
 bool ScrollLegal(const Data& data, int seat, int) {

@@ -227,7 +227,7 @@ bool ParasiteLegal(const Data& data, int seat, int target) {
       return argument == 0 && TallyWindow(data) && CarpetAllowed(data, seat, data.space);
     case kKey:
       return argument == 0 && TallyWindow(data) && data.space == kGate &&
-             !data.seats[seat].entered;
+             !data.seats[seat].entered && Strength(data, seat, kGate) < data.guard;
     default:
       return false;  // Lamp and Scroll cannot be copied
   }

@@ -699,8 +699,11 @@ TEST(MorgenlandArtifacts, KeyEntersThePalaceOnlyAtTheGate) {
   Put(d, B, 1, kMarket);
   Tally(*state, kMarket);
   EXPECT_FALSE(state->IsLegal(InvokeMove(kKey)));
-  Tally(*state, kGate, 10);
+  Put(d, C, 9, kGate);
+  GiveArtifact(d, C, kKey);
+  Tally(*state, kGate, 9);
   ASSERT_EQ(d.active, A);
+  EXPECT_FALSE(ArtifactMoveLegal(d, C, InvokeMove(kKey)));  // 9 already beats the guard
   Play(*state, InvokeMove(kKey));
   EXPECT_TRUE(d.seats[A].entered);
   EXPECT_EQ(d.seats[A].token_space[TokenOf(5)], kRoom1);
