@@ -103,10 +103,11 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->discards = in.discards();
   RETURN_IF_ERROR(CheckRange(in.tent_second(), -1, n - 1, "the tent's second"));
   data->tent_second = static_cast<int8_t>(in.tent_second());
-  if (in.taboo() >= (1u << kSpaces) || std::popcount(in.taboo()) > 1)
-    return Invalid("Taboo! covers at most one space");
+  // Taboo! may return through a reshuffle at the TENT and cover a second space.
+  if (in.taboo() >= (1u << (kRoom1 + n)) || (in.taboo() >> kGate & 1))
+    return Invalid("Taboo! covers a space it cannot cover");
   data->taboo = static_cast<uint16_t>(in.taboo());
-  if (in.spy() >= (1u << n) || std::popcount(in.spy()) > 1) return Invalid("the spy mask is invalid");
+  if (in.spy() >= (1u << n)) return Invalid("the spy mask names unknown seats");
   data->spy = static_cast<uint8_t>(in.spy());
   data->last_first = in.last_first();
   if (in.pending_size() > 2) return Invalid("at most 2 spells can be pending");
@@ -198,8 +199,8 @@ template <typename Proto>
 absl::Status DecodeSeatPublic(const Proto& in, SeatData* s, int n) {
   RETURN_IF_ERROR(FromProto(in.owned(), kArtifactsPerType, "owned artifacts", &s->owned));
   RETURN_IF_ERROR(FromProto(in.invoked(), 2, "invoked artifacts", &s->invoked));
-  RETURN_IF_ERROR(FromProto(in.carpets(), 3, "carpets", &s->carpets));
-  RETURN_IF_ERROR(CheckRange(in.parasite_uses(), 0, 1, "Parasite uses"));
+  RETURN_IF_ERROR(FromProto(in.carpets(), 4, "carpets", &s->carpets));
+  RETURN_IF_ERROR(CheckRange(in.parasite_uses(), 0, 3, "Parasite uses"));
   s->parasite_uses = static_cast<uint8_t>(in.parasite_uses());
   if (in.scroll_spaces() >= (1u << kSpaces) || in.smuggler_spaces() >= (1u << kSpaces))
     return Invalid("a seat's space masks name unknown spaces");
@@ -233,7 +234,7 @@ absl::Status ValidateSeats(const Data& data) {
         return Invalid("seat ", seat, "'s token in hand is face up or copied");
       if (s.copies[token] > 0 && (!up || at < 0))
         return Invalid("seat ", seat, "'s Double copy must sit on a face-up token on the board");
-      if (s.copies[token] > 3) return Invalid("seat ", seat, " has too many Double copies");
+      if (s.copies[token] > 4) return Invalid("seat ", seat, " has too many Double copies");
       if (at >= 0) ++room_tokens[at];
     }
     for (int space = kRoom1; space < kSpaces; ++space)
@@ -629,7 +630,7 @@ absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatD
     if (t.index() != static_cast<uint32_t>(token) || t.value() != static_cast<uint32_t>(TokenValue(token)) || t.seat() != seat)
       return Invalid("seat ", seat, "'s token ", token, " is mislabelled");
     RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-    RETURN_IF_ERROR(CheckRange(t.copies(), 0, 3, "a token's copies"));
+    RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
     s->token_space[token] = static_cast<int8_t>(t.space());
     if (t.face_up()) s->face_up |= static_cast<uint8_t>(1 << token);
     s->copies[token] = static_cast<uint8_t>(t.copies());
@@ -905,7 +906,7 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     std::vector<int> hidden_spaces;
     for (const auto& t : in.tokens()) {
       RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-      RETURN_IF_ERROR(CheckRange(t.copies(), 0, 3, "a token's copies"));
+      RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
       if (t.value() == 0) {
         if (seat == viewer || t.face_up() || t.space() == kInHand || t.copies())
           return Invalid("only other seats' face-down tokens may be hidden");
