@@ -1316,6 +1316,29 @@ TEST(MorgenlandViews, OthersFaceDownTokensAndStartingPicksAreHidden) {
   EXPECT_EQ(last.placed().token().value(), 9u);
 }
 
+TEST(MorgenlandViews, ResampleKeepsWhatMirageShowedToItsCaster) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  d.seats[A].token_space[0] = kInHand;
+  Caster(d, A, kMirage);
+  Play(*state, SpellMove(kMirage, kRoom1 + 1));
+  Play(*state, PickArtifactMove(0));
+  const auto stack = d.stack[1];
+  bool other_seat_differs = false;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    v1::View view;
+    state->Observe(A, &view);
+    auto resampled = MorgenlandGame().Resample(view, seed);
+    ASSERT_TRUE(resampled.ok()) << resampled.status();
+    EXPECT_EQ(static_cast<const MorgenlandState&>(**resampled).data().stack[1], stack);
+    state->Observe(B, &view);
+    auto for_b = MorgenlandGame().Resample(view, seed);
+    ASSERT_TRUE(for_b.ok()) << for_b.status();
+    other_seat_differs |= static_cast<const MorgenlandState&>(**for_b).data().stack[1] != stack;
+  }
+  EXPECT_TRUE(other_seat_differs);
+}
+
 TEST(MorgenlandOptions, DeclaredWithDefaults) {
   const GameInfo& info = MorgenlandGame().info();
   EXPECT_EQ(info.min_players, 3);
