@@ -302,8 +302,9 @@ void MorgenlandState::ResolveSpace(EventSink* events) {
       data_.active = static_cast<int8_t>(winner);
       return;
     case kCaravan:
-      if (data_.choose_camel || !HasToken(data_, winner, space) &&
-                                    data_.seats[winner].carpets[space] == 0) {
+      // A winner present only through Smuggler may decline the camel.
+      if (data_.choose_camel ||
+          (!HasToken(data_, winner, space) && data_.seats[winner].carpets[space] == 0)) {
         data_.phase = Phase::kCaravan;
         data_.active = static_cast<int8_t>(winner);
         return;

@@ -142,7 +142,7 @@ void MorgenlandState::ApplyPower(int seat, int artifact, int token, EventSink* e
 }
 
 void MorgenlandState::ApplyArtifactMove(Move move, EventSink* events) {
-  int artifact, token;
+  int artifact = kLamp, token = -1;
   DecodeArtifactMove(move, &artifact, &token);
   const int seat = data_.active;
   ++data_.seats[seat].invoked[artifact];

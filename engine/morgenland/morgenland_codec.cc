@@ -313,12 +313,6 @@ absl::Status ValidateConservation(const Data& data) {
   return absl::OkStatus();
 }
 
-int PicksMade(const Data& data) {
-  int picks = 0;
-  for (int seat = 0; seat < data.players; ++seat) picks += Total(data.seats[seat].start);
-  return picks;
-}
-
 absl::Status ValidatePhase(const Data& data) {
   const int n = data.players;
   const Phase phase = data.phase;

@@ -703,7 +703,7 @@ std::string SpellMoveText(const Data&, Move move) {
 }
 
 void MorgenlandState::ApplySpellMove(Move move, EventSink* events) {
-  int spell, target;
+  int spell = 0, target = 0;
   DecodeSpellMove(move, &spell, &target);
   PlaySpell(data_.active, spell, target, spell == kParasite ? target / 100 : -1, events);
 }
