@@ -17,7 +17,8 @@ namespace {
 constexpr int kObservationSize = 3 + 1 + 17 + 1 + 16 + 1 + 20 + 5 + 5 + 8 + 21 + 50 + 45 + 40;
 // Move layout: type one-hot (12), kind one-hot (5), token value, space one-hot (15),
 // spell one-hot (21), artifact one-hot (6), units on the best shelf of a cave move,
-// own strength there after the move, best known other strength there.
+// own strength there after the move, best known other strength there. Spell moves set
+// the space (target or destination), token and artifact fields their targets name.
 constexpr int kMoveSize = 12 + 5 + 1 + 15 + 21 + 6 + 3;
 
 float Unit(const v1::MorgenlandUnits& units, int i) {
@@ -130,7 +131,32 @@ absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Mov
     else if (id == kCounterId) { type = 7; artifact = kCounterspell; }
     else if (id >= kKeepBase && id < kKeepBase + kSpells) { type = 8; spell = static_cast<int>(id - kKeepBase); }
     else if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) type = 9;
-    else if (id >= kSpellBase && id < kMaxMoveId) { type = 10; spell = SpellOf(moves[i]); }
+    else if (id >= kSpellBase && id < kMaxMoveId) {
+      type = 10;
+      spell = SpellOf(moves[i]);
+      const int target = TargetOf(moves[i]);
+      switch (spell) {
+        case kDragonLeaves: case kDragonsReturn: case kLunarEclipse: case kSolarEclipse:
+        case kMirage: case kTaboo:
+          space = target % kSpaces;
+          break;
+        case kSecondChance:
+          token = std::min(target / kSpaces, kTokens - 1);
+          space = target % kSpaces;
+          break;
+        case kTeleport:
+          space = target % kSpaces;  // the destination
+          break;
+        case kApprentice:
+          artifact = target % kArtifactTypes;
+          break;
+        case kParasite:
+          artifact = std::min(target / 100, kArtifactTypes - 1);
+          break;
+        default:
+          break;
+      }
+    }
     f[type] = 1;
     if (kind >= 0) f[12 + kind] = 1;
     if (token >= 0) f[17] = static_cast<float>(TokenValue(token)) / 9.f;

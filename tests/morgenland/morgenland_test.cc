@@ -1339,6 +1339,25 @@ TEST(MorgenlandViews, ResampleKeepsWhatMirageShowedToItsCaster) {
   EXPECT_TRUE(other_seat_differs);
 }
 
+TEST(MorgenlandFeatures, PlacementMovesShowWhatTheyGain) {
+  auto state = Start(3);
+  Data& d = state->mutable_data();
+  d.seats[A].token_space.fill(kInHand);
+  d.shelves[2] = {6, 2, 0, 0};
+  d.bank[2] -= 8;
+  v1::View view;
+  state->Observe(A, &view);
+  const std::vector<Move> moves = {PlaceMove(TokenOf(9), kCaveR + 2), PlaceMove(TokenOf(1), kMarket)};
+  Features features;
+  ASSERT_TRUE(MorgenlandGame().Featurize(view, moves, &features).ok());
+  ASSERT_EQ(features.moves.size(), 2u * features.move_size);
+  const float* cave = features.moves.data();
+  const float* market = cave + features.move_size;
+  EXPECT_GT(cave[60], 0.f);     // units on the cave's top shelf
+  EXPECT_EQ(market[60], 0.f);
+  EXPECT_GT(cave[17], market[17]);  // token value
+}
+
 TEST(MorgenlandOptions, DeclaredWithDefaults) {
   const GameInfo& info = MorgenlandGame().info();
   EXPECT_EQ(info.min_players, 3);
