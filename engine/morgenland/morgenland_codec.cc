@@ -634,9 +634,11 @@ absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatD
 
 // Starting picks of the other seats consistent with the public holdings: each seat picked 3,
 // the picks of kind k sum to `column[k]`, and a seat's holding never goes negative.
+// `budget` bounds the search, so that a contradictory view cannot make it run long.
 bool DealStarts(const std::vector<int>& seats, int index, std::array<int, kKinds>& column,
                 const std::array<std::array<int, kKinds>, kMaxPlayers>& low, Rng& rng,
-                std::array<std::array<uint8_t, kKinds>, kMaxPlayers>& out) {
+                std::array<std::array<uint8_t, kKinds>, kMaxPlayers>& out, int& budget) {
+  if (--budget < 0) return false;
   if (index == static_cast<int>(seats.size())) {
     for (int c : column)
       if (c != 0) return false;
@@ -659,7 +661,7 @@ bool DealStarts(const std::vector<int>& seats, int index, std::array<int, kKinds
       fits = fits && options[i][k] >= low[seat][k] && options[i][k] <= column[k];
     if (!fits) continue;
     for (int k = 0; k < kKinds; ++k) column[k] -= options[i][k];
-    if (DealStarts(seats, index + 1, column, low, rng, out)) {
+    if (DealStarts(seats, index + 1, column, low, rng, out, budget)) {
       out[seat] = options[i];
       return true;
     }
@@ -955,7 +957,9 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     for (int c : column)
       if (c < 0) return Invalid("the public treasure exceeds the units in play");
     std::array<std::array<uint8_t, kKinds>, kMaxPlayers> starts{};
-    if (!DealStarts(others, 0, column, low, rng, starts)) return Invalid("no starting picks fit the view");
+    int budget = 5000;
+    if (!DealStarts(others, 0, column, low, rng, starts, budget))
+      return Invalid("no starting picks fit the view");
     for (int seat : others) {
       SeatData& s = data.seats[seat];
       const auto& in = view.seats(seat);
