@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, starts the engine server on loopback
-# and plays random Sultan games through it with a client written from the .proto alone.
+# The main job: installs what is missing and builds; plays random Sultan games through the
+# engine server with a client written from the .proto alone; then starts the engine
+# server, the arena and bot processes (C++ Dirk, C++ random, a Python random bot) on
+# loopback, runs a short tournament over every registered game, prints the standings and
+# stops everything.
+#
+#   scripts/demo.sh          short tournament (DEALS=3 deals per game)
+#   scripts/demo.sh long     longer one (DEALS=40); DEALS=N sets any length
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -8,3 +14,56 @@ scripts/build.sh
 build_dir=${GAVEL_BUILD_DIR:-build}
 /usr/bin/python3 tests/python/sultan_client.py --engine "$build_dir/service/gavel-engine" \
   --games "${GAMES:-3}" --players "${PLAYERS:-4}"
+
+deals=${DEALS:-3}
+[[ ${1:-} == long ]] && deals=${DEALS:-40}
+work=$(mktemp -d)
+pids=()
+stop_all() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap stop_all EXIT
+
+# Starts a server with its stdout on a pipe and reads its readiness line (no polling);
+# sets `port` and leaves the pipe open on file descriptor `$2`.
+start_server() {
+  local name=$1 fd_var=$2
+  shift 2
+  mkfifo "$work/$name.out"
+  "$@" >"$work/$name.out" &
+  pids+=($!)
+  server_pid=$!
+  exec {fd}<"$work/$name.out"
+  printf -v "$fd_var" '%s' "$fd"
+  local line
+  read -r line <&"$fd" || { echo "$name did not start" >&2; exit 1; }
+  port=${line##* }
+}
+
+start_server engine engine_fd "$build_dir/service/gavel-engine" --listen=127.0.0.1:0 \
+  --log_level=warn
+engine_port=$port
+start_server arena arena_fd "$build_dir/service/arena/gavel-arena" --listen=127.0.0.1:0 \
+  --engine="127.0.0.1:$engine_port" --db="$work/arena.db" --tournament --exit_after_tournament \
+  --wait_for_bots=3 --deals="$deals" --log_level=warn
+arena=127.0.0.1:$port
+arena_pid=$server_pid
+games=$("$build_dir/service/arena/gavel-arena" games)
+echo "engine on port $engine_port, arena on port $port; games: $games; $deals deals per game"
+
+"$build_dir/bots/gavel-bot" --policy=dirk --name=dirk --arena="$arena" \
+  --log_level=warn 2>"$work/dirk.log" &
+pids+=($!)
+"$build_dir/bots/gavel-bot" --policy=random --name=random --arena="$arena" \
+  --log_level=warn 2>"$work/random.log" &
+pids+=($!)
+/usr/bin/python3 bots/python/random_bot.py --arena="$arena" --name=py-random --games="$games" \
+  2>"$work/py-random.log" &
+pids+=($!)
+
+# The arena prints the standings and exits when the tournament is over.
+cat <&"$arena_fd"
+wait "$arena_pid" || { echo "the tournament did not complete" >&2; exit 1; }
+"$build_dir/service/arena/gavel-arena" verify --db="$work/arena.db"

@@ -1,0 +1,361 @@
+// The arena end to end: real arena, engine and bot processes on loopback. Tournaments
+// finish with standings that match the stored results; hanging, cheating and vanishing bots
+// cannot stop a match and their faults are recorded; the store survives a restart; every
+// stored replay verifies; every turn a bot receives is exactly the engine's view for its seat.
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/core/registry.h"
+#include "gavel/v1/arena.grpc.pb.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "service/arena/ratings.h"
+#include "service/arena/replay.h"
+#include "service/arena/store.h"
+#include "tests/support/child_process.h"
+
+namespace gavel::arena {
+namespace {
+
+using ::gavel::testing::ChildProcess;
+using ::testing::HasSubstr;
+
+constexpr int kWaitMs = 120000;  // a bound for a stuck process, not a timing expectation
+
+std::string FreshDb(const std::string& name) {
+  const std::string path = absl::StrCat(::gavel::testing::BuildDir(), "/arena_test_", name, "_",
+                                        getpid(), ".db");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+  return path;
+}
+
+std::vector<std::string> AllGameNames() {
+  std::vector<std::string> names;
+  for (const Game* game : AllGames()) names.push_back(game->name());
+  return names;
+}
+
+ChildProcess Start(std::vector<std::string> argv) {
+  auto process = ChildProcess::Start(argv);
+  EXPECT_TRUE(process.ok()) << process.status();
+  return std::move(*process);
+}
+
+// An arena that runs one tournament once `bots` bots are connected, then exits.
+struct Arena {
+  ChildProcess process;
+  std::string address;
+};
+
+Arena StartTournament(const std::string& db, int bots, std::vector<std::string> flags) {
+  std::vector<std::string> argv = {GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--db=" + db,
+                                   "--tournament", "--exit_after_tournament", "--progress=false",
+                                   absl::StrCat("--wait_for_bots=", bots), "--log_level=warn"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  ChildProcess process = Start(argv);
+  auto port = process.WaitForPort(kWaitMs);
+  EXPECT_TRUE(port.ok()) << port.status();
+  return Arena{std::move(process), absl::StrCat("127.0.0.1:", port.value_or(0))};
+}
+
+ChildProcess StartBot(const Arena& arena, const std::string& policy, const std::string& name) {
+  return Start({GAVEL_BOT_BINARY, "--policy=" + policy, "--name=" + name,
+                "--arena=" + arena.address, "--log_level=warn"});
+}
+
+ChildProcess StartFaultyBot(const Arena& arena, const std::string& fault, const std::string& name) {
+  return Start({GAVEL_FAULTY_BOT_BINARY, "--fault=" + fault, "--name=" + name,
+                "--arena=" + arena.address});
+}
+
+// Waits for the tournament's summary line and the arena's exit; returns the line.
+std::string FinishTournament(Arena& arena) {
+  auto line = arena.process.WaitForLine("tournament ", kWaitMs);
+  EXPECT_TRUE(line.ok()) << line.status();
+  auto code = arena.process.Wait(kWaitMs);
+  EXPECT_TRUE(code.ok()) << code.status();
+  EXPECT_EQ(code.value_or(-1), 0);
+  return line.value_or("");
+}
+
+std::vector<MatchRecord> StoredMatches(Store& store, int64_t tournament = 0) {
+  std::vector<MatchRecord> matches;
+  auto ids = store.FinishedMatches(tournament);
+  EXPECT_TRUE(ids.ok()) << ids.status();
+  for (int64_t id : ids.value_or(std::vector<int64_t>{})) {
+    auto match = store.LoadMatch(id);
+    EXPECT_TRUE(match.ok()) << match.status();
+    if (match.ok()) matches.push_back(std::move(*match));
+  }
+  return matches;
+}
+
+std::unique_ptr<Store> OpenStore(const std::string& db) {
+  auto store = Store::Open(db);
+  EXPECT_TRUE(store.ok()) << store.status();
+  return std::move(*store);
+}
+
+void ExpectEveryReplayVerifies(const std::vector<MatchRecord>& matches) {
+  for (const MatchRecord& match : matches) {
+    auto replay = Replay(match);
+    EXPECT_TRUE(replay.ok()) << replay.status();
+  }
+}
+
+// Move statuses of the seats `bot` held, over all matches.
+std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches,
+                                         const std::string& bot) {
+  std::map<v1::MoveStatus, int> statuses;
+  for (const MatchRecord& match : matches)
+    for (const MoveRecord& move : match.moves)
+      if (match.bots[move.seat] == bot) ++statuses[move.status];
+  return statuses;
+}
+
+TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
+  const std::string db = FreshDb("standings");
+  Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=6"});
+  ChildProcess dirk = StartBot(arena, "dirk", "dirk");
+  ChildProcess random = StartBot(arena, "random", "random");
+  EXPECT_THAT(FinishTournament(arena), HasSubstr("12 matches, 0 not finished"));
+
+  auto store = OpenStore(db);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  ASSERT_EQ(matches.size(), 12u);  // 6 deals, each played in both seatings
+  std::map<uint64_t, std::vector<std::vector<std::string>>> seatings;
+  std::map<std::string, int> wins;
+  for (const MatchRecord& match : matches) {
+    seatings[match.seed].push_back(match.bots);
+    for (size_t seat = 0; seat < match.bots.size(); ++seat) wins[match.bots[seat]] += match.ranks[seat] == 1;
+  }
+  ASSERT_EQ(seatings.size(), 6u);
+  for (const auto& [seed, tables] : seatings) {
+    ASSERT_EQ(tables.size(), 2u);
+    EXPECT_EQ(tables[0], (std::vector<std::string>{tables[1][1], tables[1][0]}));
+  }
+  auto ratings = store->LoadRatings();
+  ASSERT_TRUE(ratings.ok());
+  const auto standings = ComputeStandings(matches, *ratings).at("sultan");
+  ASSERT_EQ(standings.size(), 2u);
+  for (const Standing& row : standings) {
+    EXPECT_EQ(row.games, 12);
+    EXPECT_EQ(row.rating.games, 12);
+    EXPECT_DOUBLE_EQ(row.win_rate, wins[row.bot] / 12.0);
+    EXPECT_LE(row.win_low, row.win_rate);
+    EXPECT_GE(row.win_high, row.win_rate);
+    EXPECT_EQ(row.strikes, 0);
+  }
+  EXPECT_EQ(standings[0].bot, "dirk");
+  EXPECT_GT(standings[0].rating.mu, standings[1].rating.mu);
+  ExpectEveryReplayVerifies(matches);
+  dirk.Signal(SIGTERM);
+  random.Signal(SIGTERM);
+  EXPECT_EQ(dirk.Wait(kWaitMs).value_or(-1), 0);
+  EXPECT_EQ(random.Wait(kWaitMs).value_or(-1), 0);
+}
+
+TEST(ArenaTest, HangingCheatingAndVanishingBotsCannotStopTheGames) {
+  const std::string db = FreshDb("faults");
+  Arena arena = StartTournament(db, 4, {"--games=sultan", "--players=4", "--deals=1",
+                                        "--move_ms=500", "--bank_ms=500", "--max_strikes=2"});
+  ChildProcess steady = StartBot(arena, "random", "steady");
+  ChildProcess sleeper = StartFaultyBot(arena, "hang", "sleeper");
+  ChildProcess cheat = StartFaultyBot(arena, "illegal", "cheat");
+  ChildProcess quitter = StartFaultyBot(arena, "disconnect", "quitter");
+  EXPECT_THAT(FinishTournament(arena), HasSubstr("4 matches, 0 not finished"));
+
+  auto store = OpenStore(db);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  ASSERT_EQ(matches.size(), 4u);
+  for (const MatchRecord& match : matches) {
+    ASSERT_TRUE(match.finished);
+    for (size_t seat = 0; seat < match.bots.size(); ++seat) {
+      const bool faulty = match.bots[seat] == "sleeper" || match.bots[seat] == "cheat";
+      if (faulty || match.bots[seat] == "steady") {
+        EXPECT_EQ(match.strikes[seat], faulty ? 2 : 0) << match.bots[seat];
+      }
+    }
+  }
+  auto sleeper_moves = StatusesOf(matches, "sleeper");
+  EXPECT_GT(sleeper_moves[v1::MOVE_STATUS_TIMEOUT], 0);
+  EXPECT_GT(sleeper_moves[v1::MOVE_STATUS_REPLACED], 0);
+  EXPECT_EQ(sleeper_moves[v1::MOVE_STATUS_OK], 0);
+  auto cheat_moves = StatusesOf(matches, "cheat");
+  EXPECT_EQ(cheat_moves[v1::MOVE_STATUS_INVALID], 8);  // two strikes in each of 4 matches
+  EXPECT_EQ(cheat_moves[v1::MOVE_STATUS_OK], 0);
+  auto quitter_moves = StatusesOf(matches, "quitter");
+  EXPECT_EQ(quitter_moves[v1::MOVE_STATUS_OK], 3);
+  EXPECT_GT(quitter_moves[v1::MOVE_STATUS_DISCONNECTED], 0);
+  auto steady_moves = StatusesOf(matches, "steady");
+  EXPECT_EQ(steady_moves.size(), 1u);
+  EXPECT_GT(steady_moves[v1::MOVE_STATUS_OK], 0);
+  ExpectEveryReplayVerifies(matches);
+}
+
+TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
+  const std::string db = FreshDb("restart");
+  for (int run = 0; run < 2; ++run) {
+    Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1",
+                                          absl::StrCat("--seed=", run + 1)});
+    ChildProcess dirk = StartBot(arena, "dirk", "dirk");
+    ChildProcess random = StartBot(arena, "random", "random");
+    EXPECT_THAT(FinishTournament(arena), HasSubstr("2 matches, 0 not finished"));
+  }
+  auto store = OpenStore(db);
+  EXPECT_EQ(store->Tournaments().value_or(std::vector<int64_t>{}).size(), 2u);
+  EXPECT_EQ(StoredMatches(*store, 1).size(), 2u);
+  EXPECT_EQ(StoredMatches(*store, 2).size(), 2u);
+  auto ratings = store->LoadRatings();
+  ASSERT_TRUE(ratings.ok());
+  EXPECT_EQ((*ratings)[RatingKey("sultan", "dirk")].games, 4);
+  EXPECT_EQ((*ratings)[RatingKey("sultan", "random")].games, 4);
+
+  ChildProcess verify = Start({GAVEL_ARENA_BINARY, "verify", "--db=" + db});
+  auto verified = verify.WaitForLine("verified", kWaitMs);
+  EXPECT_THAT(verified.value_or(""), HasSubstr("verified 4 matches, 0 failed"));
+  EXPECT_EQ(verify.Wait(kWaitMs).value_or(-1), 0);
+  ChildProcess replay = Start({GAVEL_ARENA_BINARY, "replay", "--db=" + db, "--match=1"});
+  auto last = replay.WaitForLine("verified:", kWaitMs);
+  EXPECT_TRUE(last.ok()) << last.status() << replay.output();
+  EXPECT_THAT(replay.output(), HasSubstr("seat 0: "));
+  EXPECT_EQ(replay.Wait(kWaitMs).value_or(-1), 0);
+}
+
+TEST(ArenaTest, APythonBotWrittenFromTheProtoPlaysAWholeTournament) {
+  const std::string db = FreshDb("python");
+  Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1"});
+  ChildProcess dirk = StartBot(arena, "dirk", "dirk");
+  ChildProcess python = Start({"/usr/bin/python3", GAVEL_PYTHON_BOT, "--arena=" + arena.address,
+                               "--name=py-random", "--games=sultan", "--proto=" GAVEL_PROTO_DIR});
+  EXPECT_THAT(FinishTournament(arena), HasSubstr("2 matches, 0 not finished"));
+  auto store = OpenStore(db);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  ASSERT_EQ(matches.size(), 2u);
+  auto python_moves = StatusesOf(matches, "py-random");
+  EXPECT_EQ(python_moves.size(), 1u);
+  EXPECT_GT(python_moves[v1::MOVE_STATUS_OK], 0);
+  python.Signal(SIGTERM);
+  EXPECT_EQ(python.Wait(kWaitMs).value_or(-1), 0);
+}
+
+// A bot in this process that records every turn it is sent and plays the first legal move.
+class RecordingBot {
+ public:
+  RecordingBot(const std::string& address, const std::string& name)
+      : stub_(v1::Arena::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()))),
+        thread_([this, name] { Play(name); }) {}
+  ~RecordingBot() {
+    context_.TryCancel();
+    if (thread_.joinable()) thread_.join();
+  }
+  // Call after the arena has ended the stream.
+  const std::vector<v1::TurnRequest>& turns() {
+    if (thread_.joinable()) thread_.join();
+    return turns_;
+  }
+
+ private:
+  void Play(const std::string& name) {
+    context_.set_wait_for_ready(true);
+    auto stream = stub_->Play(&context_);
+    v1::BotMessage hello;
+    hello.mutable_hello()->set_name(name);
+    for (const std::string& game : AllGameNames()) hello.mutable_hello()->add_games(game);
+    stream->Write(hello);
+    v1::ArenaMessage message;
+    while (stream->Read(&message)) {
+      if (!message.has_turn()) continue;
+      turns_.push_back(message.turn());
+      v1::BotMessage reply;
+      reply.mutable_move()->set_request_id(message.turn().request_id());
+      reply.mutable_move()->set_move_id(message.turn().legal_moves(0).id());
+      stream->Write(reply);
+    }
+    stream->Finish();
+  }
+
+  std::unique_ptr<v1::Arena::Stub> stub_;
+  grpc::ClientContext context_;
+  std::vector<v1::TurnRequest> turns_;
+  std::thread thread_;
+};
+
+// The one view filter: a turn carries exactly Observe(state, seat) of the state at that
+// move and the legal moves of that state, and only the seat to move gets a turn. Played
+// through an engine server, over every game of the build.
+TEST(ArenaTest, EveryTurnIsExactlyTheEnginesViewForTheSeatToMove) {
+  ChildProcess engine = Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=warn"});
+  auto engine_port = engine.WaitForPort(kWaitMs);
+  ASSERT_TRUE(engine_port.ok()) << engine_port.status();
+  const std::string db = FreshDb("views");
+  Arena arena = StartTournament(db, 2, {"--deals=1", "--players=2",
+                                        absl::StrCat("--engine=127.0.0.1:", *engine_port)});
+  ChildProcess random = StartBot(arena, "random", "random");
+  std::vector<v1::TurnRequest> turns;
+  {
+    RecordingBot recorder(arena.address, "recorder");
+    EXPECT_THAT(FinishTournament(arena), HasSubstr("0 not finished"));
+    turns = recorder.turns();
+  }
+  auto store = OpenStore(db);
+  std::map<int64_t, MatchRecord> matches;
+  for (MatchRecord& match : StoredMatches(*store)) matches[match.id] = std::move(match);
+  ASSERT_FALSE(matches.empty());
+  std::set<std::string> games;
+  std::map<std::pair<int64_t, uint32_t>, const v1::TurnRequest*> by_move;
+  for (const v1::TurnRequest& turn : turns) {
+    int64_t id = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(turn.match_id(), &id));
+    ASSERT_TRUE(by_move.emplace(std::pair(id, turn.ply()), &turn).second) << "two turns for one move";
+  }
+  for (const auto& [id, match] : matches) {
+    games.insert(match.game);
+    const Game* game = FindGame(match.game);
+    auto state = game->NewGame(match.players, match.seed, match.options);
+    ASSERT_TRUE(state.ok());
+    for (uint32_t ply = 0; ply < match.moves.size(); ++ply) {
+      const int to_move = (*state)->to_move();
+      auto turn = by_move.find({id, ply});
+      if (match.bots[to_move] != "recorder") {
+        EXPECT_EQ(turn, by_move.end()) << "a turn sent to a seat that is not to move";
+      } else if (turn != by_move.end()) {
+        const v1::TurnRequest& request = *turn->second;
+        EXPECT_EQ(request.seat(), to_move);
+        EXPECT_EQ(request.game(), match.game);
+        v1::View expected;
+        (*state)->Observe(to_move, &expected);
+        EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(request.view(), expected))
+            << match.game << " move " << ply;
+        std::vector<Move> legal;
+        (*state)->LegalMoves(legal);
+        ASSERT_EQ(request.legal_moves_size(), static_cast<int>(legal.size()));
+        for (size_t i = 0; i < legal.size(); ++i) {
+          EXPECT_EQ(request.legal_moves(i).id(), legal[i].id);
+          EXPECT_EQ(request.legal_moves(i).text(), (*state)->MoveText(legal[i]));
+        }
+        by_move.erase(turn);
+      }
+      ASSERT_TRUE((*state)->Apply(Move{match.moves[ply].move_id}).ok());
+    }
+  }
+  EXPECT_TRUE(by_move.empty()) << "turns that match no stored move";
+  const std::vector<std::string> all_games = AllGameNames();
+  EXPECT_EQ(games, std::set<std::string>(all_games.begin(), all_games.end()));
+  ExpectEveryReplayVerifies([&] {
+    std::vector<MatchRecord> all;
+    for (const auto& [id, match] : matches) all.push_back(match);
+    return all;
+  }());
+}
+
+}  // namespace
+}  // namespace gavel::arena
