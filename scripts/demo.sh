@@ -5,8 +5,8 @@
 # loopback, runs a short tournament over every registered game, prints the standings and
 # stops everything.
 #
-#   scripts/demo.sh          short tournament (DEALS=3 deals per game)
-#   scripts/demo.sh long     longer one (DEALS=40); DEALS=N sets any length
+#   scripts/demo.sh          short tournament (DEALS=10 deals per game)
+#   scripts/demo.sh long     longer one (DEALS=100); DEALS=N sets any length
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,8 +15,8 @@ build_dir=${GAVEL_BUILD_DIR:-build}
 /usr/bin/python3 tests/python/sultan_client.py --engine "$build_dir/service/gavel-engine" \
   --games "${GAMES:-3}" --players "${PLAYERS:-4}"
 
-deals=${DEALS:-3}
-[[ ${1:-} == long ]] && deals=${DEALS:-40}
+deals=${DEALS:-10}
+[[ ${1:-} == long ]] && deals=${DEALS:-100}
 work=$(mktemp -d)
 pids=()
 stop_all() {

@@ -18,7 +18,7 @@ std::pair<double, double> Wilson(int wins, int n) {
   const double p = static_cast<double>(wins) / n, z2 = kZ95 * kZ95;
   const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
   const double half = kZ95 * std::sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
-  return {center - half, center + half};
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 // stored replay verifies; every turn a bot receives is exactly the engine's view for its seat.
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdio>
+#include <functional>
+#include <mutex>
 #include <map>
 #include <thread>
 
@@ -247,15 +250,31 @@ TEST(ArenaTest, APythonBotWrittenFromTheProtoPlaysAWholeTournament) {
   EXPECT_EQ(python.Wait(kWaitMs).value_or(-1), 0);
 }
 
-// A bot in this process that records every turn it is sent and plays the first legal move.
-class RecordingBot {
+// A bot in this process: records every turn it is sent and answers with `answer`.
+class ScriptedBot {
  public:
-  RecordingBot(const std::string& address, const std::string& name)
+  using Answer = std::function<v1::BotMessage(const v1::TurnRequest&)>;
+  // Plays the first legal move.
+  static v1::BotMessage FirstLegal(const v1::TurnRequest& turn) {
+    v1::BotMessage reply;
+    reply.mutable_move()->set_request_id(turn.request_id());
+    reply.mutable_move()->set_move_id(turn.legal_moves(0).id());
+    return reply;
+  }
+
+  ScriptedBot(const std::string& address, const std::string& name, Answer answer = FirstLegal)
       : stub_(v1::Arena::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()))),
+        answer_(std::move(answer)),
         thread_([this, name] { Play(name); }) {}
-  ~RecordingBot() {
+  ~ScriptedBot() {
     context_.TryCancel();
     if (thread_.joinable()) thread_.join();
+  }
+  // Waits for the arena's welcome; false if the stream ended first.
+  bool WaitWelcomed() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return welcomed_ || ended_; });
+    return welcomed_;
   }
   // Call after the arena has ended the stream.
   const std::vector<v1::TurnRequest>& turns() {
@@ -273,21 +292,64 @@ class RecordingBot {
     stream->Write(hello);
     v1::ArenaMessage message;
     while (stream->Read(&message)) {
+      if (message.has_welcome()) {
+        std::lock_guard lock(mutex_);
+        welcomed_ = true;
+        changed_.notify_all();
+      }
       if (!message.has_turn()) continue;
       turns_.push_back(message.turn());
-      v1::BotMessage reply;
-      reply.mutable_move()->set_request_id(message.turn().request_id());
-      reply.mutable_move()->set_move_id(message.turn().legal_moves(0).id());
-      stream->Write(reply);
+      stream->Write(answer_(message.turn()));
     }
     stream->Finish();
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+    changed_.notify_all();
   }
 
   std::unique_ptr<v1::Arena::Stub> stub_;
+  Answer answer_;
   grpc::ClientContext context_;
   std::vector<v1::TurnRequest> turns_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool welcomed_ = false, ended_ = false;
   std::thread thread_;
 };
+
+// A message that is not a move while a turn is open counts as an invalid answer, and a
+// second connection under a connected bot's name is refused.
+TEST(ArenaTest, MalformedAnswersAreInvalidAndBotNamesAreUnique) {
+  const std::string db = FreshDb("malformed");
+  Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1", "--max_strikes=2"});
+  ScriptedBot garbler(arena.address, "garbler", [](const v1::TurnRequest&) {
+    v1::BotMessage hello;
+    hello.mutable_hello()->set_name("garbler");
+    return hello;
+  });
+  ASSERT_TRUE(garbler.WaitWelcomed());
+  {
+    auto stub = v1::Arena::NewStub(
+        grpc::CreateChannel(arena.address, grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    auto stream = stub->Play(&context);
+    v1::BotMessage hello;
+    hello.mutable_hello()->set_name("garbler");
+    stream->Write(hello);
+    v1::ArenaMessage message;
+    EXPECT_FALSE(stream->Read(&message));
+    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  }
+  ChildProcess random = StartBot(arena, "random", "random");
+  EXPECT_THAT(FinishTournament(arena), HasSubstr("2 matches, 0 not finished"));
+  auto store = OpenStore(db);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  auto garbler_moves = StatusesOf(matches, "garbler");
+  EXPECT_EQ(garbler_moves[v1::MOVE_STATUS_INVALID], 4);  // two strikes in each match
+  EXPECT_GT(garbler_moves[v1::MOVE_STATUS_REPLACED], 0);
+  EXPECT_EQ(garbler_moves[v1::MOVE_STATUS_OK], 0);
+  ExpectEveryReplayVerifies(matches);
+}
 
 // The one view filter: a turn carries exactly Observe(state, seat) of the state at that
 // move and the legal moves of that state, and only the seat to move gets a turn. Played
@@ -302,7 +364,7 @@ TEST(ArenaTest, EveryTurnIsExactlyTheEnginesViewForTheSeatToMove) {
   ChildProcess random = StartBot(arena, "random", "random");
   std::vector<v1::TurnRequest> turns;
   {
-    RecordingBot recorder(arena.address, "recorder");
+    ScriptedBot recorder(arena.address, "recorder");
     EXPECT_THAT(FinishTournament(arena), HasSubstr("0 not finished"));
     turns = recorder.turns();
   }
