@@ -7,6 +7,8 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
@@ -42,17 +44,23 @@ class ProgressBar {
     ++done_;
     failed_ += failed;
     Draw();
-    if (enabled_ && done_ == total_) std::fputc('\n', stderr);
+    if (enabled_ && done_ == total_ && isatty(STDERR_FILENO)) std::fputc('\n', stderr);
   }
 
  private:
+  // Redrawn in place on a terminal; into a log, one line per tenth of the way.
   void Draw() {
     if (!enabled_) return;
+    const bool terminal = isatty(STDERR_FILENO);
+    if (!terminal && done_ != total_ && done_ * 10 / std::max(1, total_) ==
+                                            (done_ - 1) * 10 / std::max(1, total_))
+      return;
     constexpr int kWidth = 40;
     const int filled = total_ ? done_ * kWidth / total_ : kWidth;
-    std::fprintf(stderr, "\r[%s%s] %d/%d matches%s", std::string(filled, '#').c_str(),
-                 std::string(kWidth - filled, '.').c_str(), done_, total_,
-                 failed_ ? (" (" + std::to_string(failed_) + " failed)").c_str() : "");
+    const std::string failed = failed_ ? " (" + std::to_string(failed_) + " failed)" : "";
+    std::fprintf(stderr, "%s[%s%s] %d/%d matches%s%s", terminal ? "\r" : "",
+                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(),
+                 done_, total_, failed.c_str(), terminal ? "" : "\n");
     std::fflush(stderr);
   }
   std::mutex mutex_;
