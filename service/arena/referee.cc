@@ -61,7 +61,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   request.set_seed(plan.seed);
   for (const auto& [name, value] : plan.options) (*request.mutable_options())[name] = value;
   v1::NewGameResponse created;
-  if (absl::Status status = engine_->NewGame(request, &created); !status.ok()) return status;
+  if (absl::Status error = engine_->NewGame(request, &created); !error.ok()) return error;
   v1::GameState state = created.state();
   v1::GameStatus status = created.status();
 
@@ -92,7 +92,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
     apply.mutable_move()->set_id(move->move_id);
     apply.set_seat(seat);
     v1::ApplyResponse applied;
-    if (absl::Status status = engine_->Apply(apply, &applied); !status.ok()) return status;
+    if (absl::Status error = engine_->Apply(apply, &applied); !error.ok()) return error;
     state = std::move(*applied.mutable_state());
     status = applied.status();
     move->state_hash = StateHash(state);
