@@ -33,12 +33,18 @@ using ::testing::HasSubstr;
 
 constexpr int kWaitMs = 120000;  // a bound for a stuck process, not a timing expectation
 
-std::string FreshDb(const std::string& name) {
-  const std::string path = absl::StrCat(::gavel::testing::BuildDir(), "/arena_test_", name, "_",
-                                        getpid(), ".db");
-  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
-  return path;
-}
+// A store file in the build tree for one test, removed afterwards.
+struct TempDb {
+  explicit TempDb(const std::string& name)
+      : path(absl::StrCat(::gavel::testing::BuildDir(), "/arena_test_", name, "_", getpid(), ".db")) {
+    Remove();
+  }
+  ~TempDb() { Remove(); }
+  void Remove() const {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+  }
+  const std::string path;
+};
 
 std::vector<std::string> AllGameNames() {
   std::vector<std::string> names;
@@ -125,7 +131,8 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
 }
 
 TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
-  const std::string db = FreshDb("standings");
+  const TempDb temp_db("standings");
+  const std::string& db = temp_db.path;
   Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=6"});
   ChildProcess dirk = StartBot(arena, "dirk", "dirk");
   ChildProcess random = StartBot(arena, "random", "random");
@@ -167,7 +174,8 @@ TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
 }
 
 TEST(ArenaTest, HangingCheatingAndVanishingBotsCannotStopTheGames) {
-  const std::string db = FreshDb("faults");
+  const TempDb temp_db("faults");
+  const std::string& db = temp_db.path;
   Arena arena = StartTournament(db, 4, {"--games=sultan", "--players=4", "--deals=1",
                                         "--move_ms=500", "--bank_ms=500", "--max_strikes=2"});
   ChildProcess steady = StartBot(arena, "random", "steady");
@@ -205,7 +213,8 @@ TEST(ArenaTest, HangingCheatingAndVanishingBotsCannotStopTheGames) {
 }
 
 TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
-  const std::string db = FreshDb("restart");
+  const TempDb temp_db("restart");
+  const std::string& db = temp_db.path;
   for (int run = 0; run < 2; ++run) {
     Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1",
                                           absl::StrCat("--seed=", run + 1)});
@@ -234,7 +243,8 @@ TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
 }
 
 TEST(ArenaTest, APythonBotWrittenFromTheProtoPlaysAWholeTournament) {
-  const std::string db = FreshDb("python");
+  const TempDb temp_db("python");
+  const std::string& db = temp_db.path;
   Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1"});
   ChildProcess dirk = StartBot(arena, "dirk", "dirk");
   ChildProcess python = Start({"/usr/bin/python3", GAVEL_PYTHON_BOT, "--arena=" + arena.address,
@@ -320,7 +330,8 @@ class ScriptedBot {
 // A message that is not a move while a turn is open counts as an invalid answer, and a
 // second connection under a connected bot's name is refused.
 TEST(ArenaTest, MalformedAnswersAreInvalidAndBotNamesAreUnique) {
-  const std::string db = FreshDb("malformed");
+  const TempDb temp_db("malformed");
+  const std::string& db = temp_db.path;
   Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1", "--max_strikes=2"});
   ScriptedBot garbler(arena.address, "garbler", [](const v1::TurnRequest&) {
     v1::BotMessage hello;
@@ -358,7 +369,8 @@ TEST(ArenaTest, EveryTurnIsExactlyTheEnginesViewForTheSeatToMove) {
   ChildProcess engine = Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=warn"});
   auto engine_port = engine.WaitForPort(kWaitMs);
   ASSERT_TRUE(engine_port.ok()) << engine_port.status();
-  const std::string db = FreshDb("views");
+  const TempDb temp_db("views");
+  const std::string& db = temp_db.path;
   Arena arena = StartTournament(db, 2, {"--deals=1", "--players=2",
                                         absl::StrCat("--engine=127.0.0.1:", *engine_port)});
   ChildProcess random = StartBot(arena, "random", "random");
