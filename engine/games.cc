@@ -1,11 +1,17 @@
 // The registry: every game of this build, in a fixed order.
 #include "engine/core/registry.h"
+#include "engine/carat/carat.h"
+#include "engine/mercado/mercado.h"
+#include "engine/moonlight_market/moonlight_market.h"
+#include "engine/morgenland/morgenland.h"
 #include "engine/sultan/sultan.h"
 
 namespace gavel {
 
 const std::vector<const Game*>& AllGames() {
-  static const std::vector<const Game*> games = {&sultan::SultanGame()};
+  static const std::vector<const Game*> games = {
+      &sultan::SultanGame(), &moonlight_market::MoonlightMarketGame(), &carat::CaratGame(),
+      &mercado::MercadoGame(), &morgenland::MorgenlandGame()};
   return games;
 }
 

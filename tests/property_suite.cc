@@ -184,6 +184,9 @@ std::vector<Config> AllConfigs(const Game& game, int total_games) {
 TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
   const Config& config = GetParam();
   const Game& game = *config.game;
+  // Some deals hide nothing from a seat at the sampled moments (e.g. no privilege held);
+  // across all of a configuration's games, resampling must change something.
+  bool resample_changed_others = false;
   for (int i = 0; i < config.seeds; ++i) {
     const uint64_t seed = 1000 + static_cast<uint64_t>(i);
     SCOPED_TRACE(absl::StrCat(config.name, " seed ", seed));
@@ -192,7 +195,6 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     std::unique_ptr<State> state = std::move(*created);
     Rng rng(seed);
     std::vector<Move> history, legal;
-    bool resample_changed_others = false;
     FeatureSizes sizes;
     int step = 0;
     for (; !state->finished() && step < kMaxSteps; ++step) {
@@ -221,7 +223,6 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     }
     ASSERT_TRUE(state->finished()) << "random play did not end within " << kMaxSteps << " moves";
     CheckState(config, *state, seed, step, sizes);
-    EXPECT_TRUE(resample_changed_others) << "resampling never changed any hidden information";
     const Outcome outcome = state->outcome();
     ASSERT_EQ(outcome.ranks.size(), static_cast<size_t>(state->seats()));
     EXPECT_EQ(*std::min_element(outcome.ranks.begin(), outcome.ranks.end()), 1);
@@ -234,6 +235,7 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     for (Move move : history) ASSERT_TRUE((*replay)->Apply(move).ok());
     EXPECT_EQ((*replay)->Bytes(), state->Bytes());
   }
+  EXPECT_TRUE(resample_changed_others) << "resampling never changed any hidden information";
 }
 
 TEST_P(GameProperties, StateOfAnotherGameOrNoneIsRefused) {

@@ -31,6 +31,14 @@ void EventLog::MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event
   audiences_.clear();
 }
 
+std::vector<v1::Event> EventLog::All(int seats) const {
+  std::vector<v1::Event> all(events_.begin(), events_.end());
+  for (size_t i = 0; i < all.size(); ++i)
+    for (Seat seat = 0; seat < seats; ++seat)
+      if (audiences_[i] & OnlySeat(seat)) all[i].add_visible_to(seat);
+  return all;
+}
+
 std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
   std::vector<v1::Event> visible;
   if (seat < 0 || seat >= kMaxSeats) return visible;

@@ -53,6 +53,8 @@ class EventLog : public EventSink {
   // Moves every event into `out`, with `visible_to` listing the seats among 0..seats-1
   // that may see it. The log is empty afterwards.
   void MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out);
+  // A copy of every event, with `visible_to` filled in (for tests and logs).
+  std::vector<v1::Event> All(int seats) const;
   // The events `seat` may see. Goes only by the audience the game declared.
   std::vector<v1::Event> ForSeat(Seat seat) const;
   size_t size() const { return events_.size(); }

@@ -17,9 +17,9 @@
 namespace gavel {
 namespace {
 
-void Require(bool condition, const char* what) {
+void Require(bool condition, const char* what, const absl::Status& status = absl::OkStatus()) {
   if (!condition) {
-    std::fprintf(stderr, "invariant violated: %s\n", what);
+    std::fprintf(stderr, "invariant violated: %s %s\n", what, status.ToString().c_str());
     std::abort();
   }
 }
@@ -56,7 +56,7 @@ void Exercise(State& state, uint64_t seed) {
     v1::GameState wire;
     state.Serialize(&wire);
     auto again = game.Deserialize(wire);
-    Require(again.ok(), "a reachable state fails validation");
+    Require(again.ok(), "a reachable state fails validation:", again.status());
     Require((*again)->Bytes() == state.Bytes(), "the wire round trip changed the state");
     v1::View view;
     state.Observe(mover, &view);
