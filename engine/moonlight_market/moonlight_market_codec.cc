@@ -495,8 +495,11 @@ absl::Status Validate(const Data& data) {
   if (auto status = ValidateTiles(data); !status.ok()) return status;
   if (auto status = ValidateCards(data); !status.ok()) return status;
   if (auto status = ValidateSeals(data); !status.ok()) return status;
+  // At most 4 per colour per pass scored so far, plus the two final scorings; a bound that
+  // ignored progress would accept a state whose later scorings overflow it.
+  const int most_prestige = 4 * kColours * data.pass + (finished ? 8 : 0);
   for (int seat = 0; seat < data.participants(); ++seat)
-    if (data.seats[seat].prestige > 4 * kColours * kPasses + 8)
+    if (data.seats[seat].prestige < 0 || data.seats[seat].prestige > most_prestige)
       return Invalid("seat ", seat, "'s prestige ", data.seats[seat].prestige, " is more than the game awards");
   return absl::OkStatus();
 }
