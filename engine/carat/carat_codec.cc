@@ -267,7 +267,8 @@ class CaratGameImpl final : public Game {
 
   absl::StatusOr<std::unique_ptr<State>> DecodeState(
       const google::protobuf::Any& any) const override {
-    v1::CaratState in;
+    Scratch<v1::CaratState> scratch;  // arena-backed: no allocation per repeated field
+    v1::CaratState& in = *scratch;
     if (auto status = UnpackAny(any, &in, "the carat state"); !status.ok()) return status;
     Data data;
     if (auto status = DecodePublic(in, /*is_view=*/false, &data); !status.ok()) return status;
@@ -336,7 +337,8 @@ absl::Status Validate(const Data& data) {
 }
 
 void CaratState::Serialize(v1::GameState* out) const {
-  v1::CaratState proto;
+  Scratch<v1::CaratState> scratch;
+  v1::CaratState& proto = *scratch;
   PublicToProto(data_, &proto);
   BoardToProto(data_, /*with_corners=*/false, proto.mutable_board());
   for (Seat seat = 0; seat < data_.players; ++seat) {

@@ -423,7 +423,8 @@ class MoonlightGameImpl final : public Game {
   }
 
   absl::StatusOr<std::unique_ptr<State>> DecodeState(const google::protobuf::Any& any) const override {
-    v1::MoonlightState in;
+    Scratch<v1::MoonlightState> scratch;  // arena-backed: no allocation per repeated field
+    v1::MoonlightState& in = *scratch;
     if (auto status = UnpackAny(any, &in, "the moonlight_market state"); !status.ok()) return status;
     Data data;
     if (auto status = DecodePublic(in, &data); !status.ok()) return status;
@@ -505,7 +506,8 @@ absl::Status Validate(const Data& data) {
 }
 
 void MoonlightState::Serialize(v1::GameState* out) const {
-  v1::MoonlightState proto;
+  Scratch<v1::MoonlightState> scratch;
+  v1::MoonlightState& proto = *scratch;
   proto.set_humans(data_.humans);
   proto.set_bots(data_.bots);
   RulesToProto(data_, proto.mutable_rules());

@@ -511,7 +511,8 @@ absl::Status Validate(const Data& data) {
 // Serialize / Observe
 
 void MorgenlandState::Serialize(v1::GameState* out) const {
-  v1::MorgenlandState proto;
+  Scratch<v1::MorgenlandState> scratch;
+  v1::MorgenlandState& proto = *scratch;
   EncodePublic(data_, &proto);
   for (int room = 0; room < data_.players; ++room) {
     auto* room_proto = proto.add_rooms();
@@ -738,7 +739,8 @@ class MorgenlandGameImpl final : public Game {
   }
 
   absl::StatusOr<std::unique_ptr<State>> DecodeState(const google::protobuf::Any& any) const override {
-    v1::MorgenlandState in;
+    Scratch<v1::MorgenlandState> scratch;  // arena-backed: no allocation per repeated field
+    v1::MorgenlandState& in = *scratch;
     MORGENLAND_RETURN_IF_ERROR(UnpackAny(any, &in, "the morgenland state"));
     Data data;
     MORGENLAND_RETURN_IF_ERROR(DecodePublic(in, &data));

@@ -5,34 +5,22 @@
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "tests/bench/mid_game.h"
 #include "service/engine_handler.h"
 
 namespace gavel {
 namespace {
 
-std::string MidGameApplyRequest(const Game& game) {
-  auto state = std::move(*game.NewGame(game.info().max_players, 5, {}));
-  Rng rng(5);
-  std::vector<Move> legal;
-  for (int step = 0; step < 40 && !state->finished(); ++step) {
-    state->LegalMoves(legal);
-    state->ApplyLegal(legal[rng.Below(legal.size())], nullptr);
-  }
-  state->LegalMoves(legal);
-  v1::ApplyRequest request;
-  state->Serialize(request.mutable_state()->mutable_full());
-  request.mutable_move()->set_id(legal.front().id);
-  return request.SerializeAsString();
-}
 
 void HandleApply(benchmark::State& bench, const Game* game) {
-  const std::string bytes = MidGameApplyRequest(*game);
+  const std::string bytes = MidGameApplyRequest(*game).SerializeAsString();
   for (auto _ : bench) {
     google::protobuf::Arena arena;  // as the server does per call
     auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(&arena);
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(&arena);
-    if (!service::Apply(*request, response).ok()) bench.SkipWithError("Apply failed");
+    if (const absl::Status status = service::Apply(*request, response); !status.ok())
+      bench.SkipWithError(std::string(status.message()).c_str());
     benchmark::DoNotOptimize(response->SerializeAsString());
   }
   bench.counters["request_bytes"] = static_cast<double>(bytes.size());

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "tests/bench/mid_game.h"
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
@@ -84,21 +85,6 @@ testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::st
   return std::move(*process);
 }
 
-// A mid-game state of `game`, reached by seeded random play, and one legal move in it.
-v1::ApplyRequest MidGameRequest(const Game& game) {
-  auto state = std::move(*game.NewGame(game.info().max_players, 5, {}));
-  Rng rng(5);
-  std::vector<Move> legal;
-  for (int step = 0; step < 40 && !state->finished(); ++step) {
-    state->LegalMoves(legal);
-    state->ApplyLegal(legal[rng.Below(legal.size())], nullptr);
-  }
-  state->LegalMoves(legal);
-  v1::ApplyRequest request;
-  state->Serialize(request.mutable_state()->mutable_full());
-  request.mutable_move()->set_id(legal.front().id);
-  return request;
-}
 
 }  // namespace
 }  // namespace gavel
@@ -121,7 +107,7 @@ int main(int argc, char** argv) {
   std::printf("%-12s %8s %14s %14s %8s %10s %10s\n", "game", "bytes", "Apply/s", "echo/s", "ratio",
               "Apply p99", "echo p99");
   for (const Game* game : AllGames()) {
-    const v1::ApplyRequest request = MidGameRequest(*game);
+    const v1::ApplyRequest request = MidGameApplyRequest(*game);
     const std::string payload = request.SerializeAsString();
     const Result apply = RunLoad([&](auto done) {
       auto* context = new grpc::ClientContext();
