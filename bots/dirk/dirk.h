@@ -23,5 +23,7 @@ std::unique_ptr<Policy> MakeDirk();
 uint32_t ChooseSultan(const v1::View& view, const LegalMoves& legal);
 // bots/dirk/moonlight_market.cc
 uint32_t ChooseMoonlightMarket(const v1::View& view, const LegalMoves& legal);
+// bots/dirk/carat.cc
+uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal);
 
 }  // namespace gavel::bots::dirk
