@@ -6,7 +6,8 @@
 //   gavel-arena standings --db=arena.db [--tournament_id=ID]  standings from the store
 //   gavel-arena games                                         this build's games, comma-separated
 //
-// `serve` prints one readiness line, "listening on port N", on stdout; logs go to stderr.
+// `serve` prints one readiness line, "listening on port N", on stdout (with --metrics_listen,
+// "metrics on port N" before it); logs go to stderr.
 // With --tournament it waits for --wait_for_bots bots, runs the tournament, prints the
 // standings on stdout and (with --exit_after_tournament) stops. On SIGTERM or SIGINT it stops
 // taking new matches, ends the bot streams and exits when the matches in play are done.
@@ -21,6 +22,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "grpcpp/grpcpp.h"
+#include "service/arena/arena_metrics.h"
 #include "service/arena/bot_hub.h"
 #include "service/arena/engine_backend.h"
 #include "service/arena/referee.h"
@@ -41,6 +43,10 @@ ABSL_FLAG(int, max_strikes, 3, "faults after which the fallback plays a seat to 
 ABSL_FLAG(int, max_message_bytes, 64 << 10, "largest message a bot may send");
 ABSL_FLAG(int, max_bots, 64, "bots connected at once");
 ABSL_FLAG(int, max_queued_messages, 64, "messages queued for a bot that is not reading");
+ABSL_FLAG(std::string, metrics_listen, "",
+          "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
+ABSL_FLAG(int, match_attempts, 3,
+          "times a match is played from the start when the engine fails during it");
 ABSL_FLAG(bool, tournament, false, "run a tournament once --wait_for_bots bots are connected");
 ABSL_FLAG(std::string, games, "", "comma-separated games of the tournament (empty: all)");
 ABSL_FLAG(int, deals, 2, "deals per game; each is played once per seat rotation");
@@ -87,13 +93,15 @@ bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
   options.seed = absl::GetFlag(FLAGS_seed);
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
+  options.match_attempts = absl::GetFlag(FLAGS_match_attempts);
   auto report = RunTournament(options, hub.Connected(), referee, store, stop);
   if (!report.ok()) {
     spdlog::error("tournament failed: {}", report.status().ToString());
     return false;
   }
-  std::printf("tournament %ld: %d matches, %d not finished\n%s", static_cast<long>(report->id),
-              report->matches, report->failed, FormatStandings(report->standings).c_str());
+  std::printf("tournament %ld: %d matches, %d not finished, %d restarted\n%s",
+              static_cast<long>(report->id), report->matches, report->failed, report->restarted,
+              FormatStandings(report->standings).c_str());
   std::fflush(stdout);
   return report->failed == 0;
 }
@@ -122,10 +130,25 @@ int Serve() {
     if (absl::Status saved = (*store)->SaveBot(hello.name(), hello.version()); !saved.ok())
       spdlog::error("{}", saved.ToString());
   });
-  std::unique_ptr<EngineBackend> engine = MakeEngineBackend(absl::GetFlag(FLAGS_engine));
+  ArenaMetrics metrics;
+  ArenaMetrics* served_metrics = nullptr;
+  if (const std::string listen = absl::GetFlag(FLAGS_metrics_listen); !listen.empty()) {
+    auto metrics_port = metrics.Serve(listen);
+    if (!metrics_port.ok()) {
+      spdlog::error("{}", metrics_port.status().ToString());
+      return 1;
+    }
+    served_metrics = &metrics;
+    spdlog::info("metrics on port {}", *metrics_port);
+    std::printf("metrics on port %d\n", *metrics_port);
+  }
+  std::unique_ptr<EngineBackend> engine =
+      MakeEngineBackend(absl::GetFlag(FLAGS_engine),
+                        served_metrics ? &served_metrics->service() : nullptr);
   Referee referee(engine.get(), &hub, store->get(),
                   RefereeOptions{hub_options.move_ms, hub_options.bank_ms,
-                                 absl::GetFlag(FLAGS_max_strikes)});
+                                 absl::GetFlag(FLAGS_max_strikes)},
+                  served_metrics);
 
   grpc::EnableDefaultHealthCheckService(false);
   ArenaService arena(&hub);

@@ -7,6 +7,7 @@
 #include "service/engine_client.h"
 #include "service/engine_handler.h"
 #include "service/grpc_status.h"
+#include "service/metrics.h"
 
 namespace gavel::arena {
 namespace {
@@ -33,42 +34,53 @@ class InProcessEngine final : public EngineBackend {
 // engine that is restarting, within the deadline.
 class RemoteEngine final : public EngineBackend {
  public:
-  explicit RemoteEngine(const std::string& target)
-      : stub_(v1::Engine::NewStub(service::MakeEngineChannel(target, 4 << 20))) {}
+  RemoteEngine(const std::string& target, service::ServiceMetrics* metrics)
+      : stub_(v1::Engine::NewStub(service::MakeEngineChannel(target, 4 << 20))), metrics_(metrics) {}
 
   absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) override {
-    return Call(&v1::Engine::Stub::NewGame, request, response);
+    return Call("NewGame", request.game(), &v1::Engine::Stub::NewGame, request, response);
   }
   absl::Status LegalMoves(const v1::LegalMovesRequest& request,
                           v1::LegalMovesResponse* response) override {
-    return Call(&v1::Engine::Stub::LegalMoves, request, response);
+    return Call("LegalMoves", request.state().full().game(), &v1::Engine::Stub::LegalMoves,
+                request, response);
   }
   absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response) override {
-    return Call(&v1::Engine::Stub::Apply, request, response);
+    return Call("Apply", request.state().full().game(), &v1::Engine::Stub::Apply, request, response);
   }
   absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response) override {
-    return Call(&v1::Engine::Stub::Observe, request, response);
+    return Call("Observe", request.state().full().game(), &v1::Engine::Stub::Observe, request,
+                response);
   }
 
  private:
   template <typename Request, typename Response>
-  absl::Status Call(grpc::Status (v1::Engine::Stub::*method)(grpc::ClientContext*, const Request&,
+  absl::Status Call(const char* rpc, const std::string& game,
+                    grpc::Status (v1::Engine::Stub::*method)(grpc::ClientContext*, const Request&,
                                                               Response*),
                     const Request& request, Response* response) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
     context.set_wait_for_ready(true);
-    return service::ToAbslStatus(((*stub_).*method)(&context, request, response));
+    const auto start = std::chrono::steady_clock::now();
+    absl::Status status = service::ToAbslStatus(((*stub_).*method)(&context, request, response));
+    if (metrics_) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+      metrics_->RecordCall(rpc, service::GameLabel(game), status.code(), elapsed.count());
+    }
+    return status;
   }
 
   std::unique_ptr<v1::Engine::Stub> stub_;
+  service::ServiceMetrics* metrics_;
 };
 
 }  // namespace
 
-std::unique_ptr<EngineBackend> MakeEngineBackend(const std::string& target) {
+std::unique_ptr<EngineBackend> MakeEngineBackend(const std::string& target,
+                                                 service::ServiceMetrics* metrics) {
   if (target == "inprocess") return std::make_unique<InProcessEngine>();
-  return std::make_unique<RemoteEngine>(target);
+  return std::make_unique<RemoteEngine>(target, metrics);
 }
 
 }  // namespace gavel::arena

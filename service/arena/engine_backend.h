@@ -8,6 +8,10 @@
 #include "absl/status/status.h"
 #include "gavel/v1/engine.pb.h"
 
+namespace gavel::service {
+class ServiceMetrics;
+}
+
 namespace gavel::arena {
 
 class EngineBackend {
@@ -21,7 +25,10 @@ class EngineBackend {
 };
 
 // `target`: "inprocess" for the engine library, else a gRPC target of engine servers
-// (e.g. "127.0.0.1:50051" or "dns:///gavel-engine:50051").
-std::unique_ptr<EngineBackend> MakeEngineBackend(const std::string& target);
+// (e.g. "127.0.0.1:50051" or "dns:///gavel-engine:50051"). With `metrics`, every call to
+// the engine service is recorded (RPC, game, final status code, latency); in-process calls
+// are not.
+std::unique_ptr<EngineBackend> MakeEngineBackend(const std::string& target,
+                                                 service::ServiceMetrics* metrics = nullptr);
 
 }  // namespace gavel::arena

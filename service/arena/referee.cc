@@ -82,6 +82,15 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   }
   for (const Seat& seat : seats) match.bots.push_back(seat.bot);
   if (absl::Status stored = store_->StartMatch(&match); !stored.ok()) return stored;
+  if (metrics_) metrics_->MatchStarted(plan.game);
+  struct InProgress {  // ends the match in the metrics on every return
+    ArenaMetrics* metrics;
+    const std::string& game;
+    bool finished = false;
+    ~InProgress() {
+      if (metrics) metrics->MatchEnded(game, finished);
+    }
+  } in_progress{metrics_, plan.game};
 
   while (!status.finished()) {
     const int seat = status.to_move();
@@ -105,6 +114,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   }
   for (const Seat& seat : seats) match.strikes.push_back(seat.strikes);
   if (absl::Status stored = store_->FinishMatch(match); !stored.ok()) return stored;
+  in_progress.finished = true;
   SendResults(match, status);
   return match;
 }
@@ -126,11 +136,14 @@ absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, const v1::G
   } else if (player.strikes >= options_.max_strikes) {
     answer.status = v1::MOVE_STATUS_REPLACED;
   } else {
-    answer = AskBot(match, state, seat, player, legal);
+    auto asked = AskBot(match, state, seat, player, legal);
+    if (!asked.ok()) return asked.status();
+    answer = *asked;
     if (answer.status == v1::MOVE_STATUS_OK && !IsLegal(answer.move_id, legal))
       answer.status = v1::MOVE_STATUS_INVALID;
     if (answer.status != v1::MOVE_STATUS_OK) {
       ++player.strikes;
+      if (metrics_) metrics_->BotFault(match.game, answer.status);
       spdlog::info("match {}: {} (seat {}) {} at move {}", match.id, player.bot, seat,
                    v1::MoveStatus_Name(answer.status), match.moves.size());
     }
@@ -142,15 +155,17 @@ absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, const v1::G
   return move;
 }
 
-TurnAnswer Referee::AskBot(const MatchRecord& match, const v1::GameState& state, int seat,
-                           Seat& player, const v1::LegalMovesResponse& legal) {
+absl::StatusOr<TurnAnswer> Referee::AskBot(const MatchRecord& match, const v1::GameState& state,
+                                           int seat, Seat& player,
+                                           const v1::LegalMovesResponse& legal) {
   std::shared_ptr<BotConnection> bot = hub_->Find(player.bot);
-  if (!bot) return {v1::MOVE_STATUS_DISCONNECTED, 0};
+  if (!bot) return TurnAnswer{v1::MOVE_STATUS_DISCONNECTED, 0};
   v1::ObserveRequest observe;
   *observe.mutable_state() = Ref(state);
   observe.set_seat(seat);
   v1::ObserveResponse observed;
-  if (!engine_->Observe(observe, &observed).ok()) return {v1::MOVE_STATUS_DISCONNECTED, 0};
+  // An engine failure is not the bot's: the match is abandoned and played again.
+  if (absl::Status error = engine_->Observe(observe, &observed); !error.ok()) return error;
 
   v1::TurnRequest turn;
   turn.set_match_id(absl::StrCat(match.id));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "service/arena/arena_metrics.h"
 #include "service/arena/bot_hub.h"
 #include "service/arena/engine_backend.h"
 #include "service/arena/store.h"
@@ -29,11 +30,17 @@ struct MatchPlan {
 
 class Referee {
  public:
-  Referee(EngineBackend* engine, BotHub* hub, Store* store, RefereeOptions options)
-      : engine_(engine), hub_(hub), store_(store), options_(options) {}
+  // `metrics` may be null.
+  Referee(EngineBackend* engine, BotHub* hub, Store* store, RefereeOptions options,
+          ArenaMetrics* metrics = nullptr)
+      : engine_(engine), hub_(hub), store_(store), options_(options), metrics_(metrics) {}
 
-  // Plays the match to its end and stores it.
+  // Plays the match to its end and stores it. An error is the engine's or the store's,
+  // never a bot's (bots' faults are moves with a fault status); the match is left
+  // unfinished in the store and may be played again from the start.
   absl::StatusOr<MatchRecord> Play(const MatchPlan& plan);
+
+  ArenaMetrics* metrics() const { return metrics_; }
 
  private:
   struct Seat {
@@ -44,15 +51,16 @@ class Referee {
   // The move for `seat` and how it came about: the bot's, or the fallback's after a fault.
   absl::StatusOr<MoveRecord> Decide(const MatchRecord& match, const v1::GameState& state,
                                     int seat, Seat& player);
-  // The bot's own answer, or a fault status.
-  TurnAnswer AskBot(const MatchRecord& match, const v1::GameState& state, int seat, Seat& player,
-                    const v1::LegalMovesResponse& legal);
+  // The bot's own answer or a fault status; an error only when the engine failed.
+  absl::StatusOr<TurnAnswer> AskBot(const MatchRecord& match, const v1::GameState& state,
+                                    int seat, Seat& player, const v1::LegalMovesResponse& legal);
   void SendResults(const MatchRecord& match, const v1::GameStatus& status);
 
   EngineBackend* engine_;
   BotHub* hub_;
   Store* store_;
   RefereeOptions options_;
+  ArenaMetrics* metrics_;
 };
 
 // FNV-1a 64 of the state's deterministic serialization, as hex: the per-move fingerprint

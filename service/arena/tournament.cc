@@ -113,9 +113,19 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
   std::vector<std::optional<MatchRecord>> results(plans.size());
   std::atomic<size_t> next{0};
   ProgressBar progress(static_cast<int>(plans.size()), options.progress);
+  std::atomic<int> restarted{0};
   auto work = [&] {
     for (size_t i; !stop && (i = next++) < plans.size();) {
-      auto match = referee.Play(plans[i]);
+      // An error from Play is the engine's or the store's, never a bot's: the match is
+      // played again from the start (the abandoned attempt stays unfinished in the store).
+      absl::StatusOr<MatchRecord> match = referee.Play(plans[i]);
+      for (int attempt = 1; !match.ok() && attempt < options.match_attempts && !stop; ++attempt) {
+        spdlog::warn("match of {} abandoned ({}); playing it again", plans[i].game,
+                     match.status().ToString());
+        ++restarted;
+        if (referee.metrics()) referee.metrics()->MatchRestarted(plans[i].game);
+        match = referee.Play(plans[i]);
+      }
       if (match.ok()) results[i] = std::move(*match);
       else spdlog::error("match of {} failed: {}", plans[i].game, match.status().ToString());
       progress.Step(!match.ok());
@@ -129,6 +139,7 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
   if (!ratings.ok()) return ratings.status();
   TournamentReport report;
   report.id = *id;
+  report.restarted = restarted;
   std::vector<MatchRecord> finished;
   for (std::optional<MatchRecord>& match : results) {
     ++report.matches;

@@ -24,12 +24,15 @@ struct TournamentOptions {
   uint64_t seed = 1;
   int concurrency = 4;             // matches at once
   bool progress = true;            // a progress bar on stderr
+  int match_attempts = 3;          // a match the engine could not finish is played again
+                                   // from the start, up to this many times in all
 };
 
 struct TournamentReport {
   int64_t id = 0;
   int matches = 0;
-  int failed = 0;                  // matches the engine could not finish (stored unfinished)
+  int failed = 0;                  // matches the engine could not finish in any attempt
+  int restarted = 0;               // attempts abandoned on an engine failure and played again
   std::map<std::string, std::vector<Standing>> standings;
 };
 
