@@ -5,6 +5,7 @@ namespace gavel::bots::dirk {
 const std::map<std::string, GamePolicy>& Policies() {
   static const std::map<std::string, GamePolicy> policies = {
       {"sultan", &ChooseSultan},
+      {"morgenland", &ChooseMorgenland},
       {"moonlight_market", &ChooseMoonlightMarket},
       {"carat", &ChooseCarat},
   };
