@@ -1,9 +1,12 @@
 // The arena end to end: real arena, engine and bot processes on loopback. Tournaments
 // finish with standings that match the stored results; hanging, cheating and vanishing bots
 // cannot stop a match and their faults are recorded; the store survives a restart; every
-// stored replay verifies; every turn a bot receives is exactly the engine's view for its seat.
+// stored replay verifies; every turn a bot receives is exactly the engine's view for its seat;
+// the arena's metrics count what happened; a tournament over three engine replicas survives
+// one of them being killed.
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <functional>
@@ -11,9 +14,11 @@
 #include <map>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "gavel/v1/arena.grpc.pb.h"
 #include "gmock/gmock.h"
@@ -24,6 +29,7 @@
 #include "service/arena/replay.h"
 #include "service/arena/store.h"
 #include "tests/support/child_process.h"
+#include "tests/support/http_get.h"
 
 namespace gavel::arena {
 namespace {
@@ -429,6 +435,172 @@ TEST(ArenaTest, EveryTurnIsExactlyTheEnginesViewForTheSeatToMove) {
     for (const auto& [id, match] : matches) all.push_back(match);
     return all;
   }());
+}
+
+// "metrics on port N" (printed before the readiness line); returns N.
+int MetricsPort(ChildProcess& process) {
+  auto line = process.WaitForLine("metrics on port ", kWaitMs);
+  EXPECT_TRUE(line.ok()) << line.status();
+  int port = 0;
+  if (line.ok()) EXPECT_TRUE(absl::SimpleAtoi(line->substr(std::string("metrics on port ").size()), &port));
+  return port;
+}
+
+std::string Metrics(int port) {
+  auto body = ::gavel::testing::HttpGet(port, "/metrics");
+  EXPECT_TRUE(body.ok()) << body.status();
+  return body.value_or("");
+}
+
+// The sum of the samples of metric `name` whose labels include every one of `labels`
+// (each written as in the exposition format, e.g. "game=\"sultan\""); 0 if there are none.
+double MetricSum(const std::string& body, const std::string& name,
+                 const std::vector<std::string>& labels = {}) {
+  double sum = 0;
+  for (absl::string_view line : absl::StrSplit(body, '\n')) {
+    if (!absl::StartsWith(line, name)) continue;
+    const absl::string_view rest = line.substr(name.size());
+    if (rest.empty() || (rest[0] != '{' && rest[0] != ' ')) continue;
+    const size_t space = line.rfind(' ');
+    const absl::string_view series = line.substr(0, space);
+    bool wanted = true;
+    for (const std::string& label : labels) wanted = wanted && absl::StrContains(series, label);
+    double value = 0;
+    if (wanted && absl::SimpleAtod(line.substr(space + 1), &value)) sum += value;
+  }
+  return sum;
+}
+
+ChildProcess StartEngine(int* grpc_port, int* metrics_port) {
+  ChildProcess engine = Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
+                               "--metrics_listen=127.0.0.1:0", "--log_level=warn"});
+  *metrics_port = MetricsPort(engine);
+  auto port = engine.WaitForPort(kWaitMs);
+  EXPECT_TRUE(port.ok()) << port.status();
+  *grpc_port = port.value_or(0);
+  return engine;
+}
+
+// The arena on the engine service: its /metrics counts the engine calls it made (the same
+// number the engine counted), matches started, in progress and finished, and bot faults by
+// status.
+TEST(ArenaTest, MetricsCountEngineCallsMatchesAndBotFaults) {
+  int engine_port = 0, engine_metrics = 0;
+  ChildProcess engine = StartEngine(&engine_port, &engine_metrics);
+  const TempDb temp_db("metrics");
+  ChildProcess arena = Start({GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--db=" + temp_db.path,
+                              "--metrics_listen=127.0.0.1:0",
+                              absl::StrCat("--engine=127.0.0.1:", engine_port), "--tournament",
+                              "--games=sultan", "--deals=1", "--max_strikes=2",
+                              "--wait_for_bots=3", "--progress=false", "--log_level=warn"});
+  const int metrics_port = MetricsPort(arena);
+  auto port = arena.WaitForPort(kWaitMs);
+  ASSERT_TRUE(port.ok()) << port.status();
+  Arena running{std::move(arena), absl::StrCat("127.0.0.1:", *port)};
+  ChildProcess dirk = StartBot(running, "dirk", "dirk");
+  ChildProcess random = StartBot(running, "random", "random");
+  ChildProcess cheat = StartFaultyBot(running, "illegal", "cheat");
+  auto line = running.process.WaitForLine("tournament ", kWaitMs);
+  ASSERT_TRUE(line.ok()) << line.status();
+  EXPECT_THAT(*line, HasSubstr("3 matches, 0 not finished"));  // 1 deal x 3 seatings
+
+  const std::string body = Metrics(metrics_port);
+  const std::string sultan = "game=\"sultan\"";
+  EXPECT_EQ(MetricSum(body, "gavel_arena_games_started_total", {sultan}), 3);
+  EXPECT_EQ(MetricSum(body, "gavel_arena_games_finished_total", {sultan}), 3);
+  EXPECT_EQ(MetricSum(body, "gavel_arena_games_in_progress", {sultan}), 0);
+  EXPECT_EQ(MetricSum(body, "gavel_arena_games_restarted_total"), 0);
+  // The cheat answers illegally until its 2 strikes are used up, in each of the 3 matches.
+  EXPECT_EQ(MetricSum(body, "gavel_arena_bot_faults_total", {sultan, "status=\"INVALID\""}), 6);
+  EXPECT_EQ(MetricSum(body, "gavel_arena_bot_faults_total"), 6);
+  EXPECT_EQ(MetricSum(body, "gavel_arena_calls_total", {"rpc=\"NewGame\"", "code=\"OK\""}), 3);
+  EXPECT_GT(MetricSum(body, "gavel_arena_calls_total", {"rpc=\"Apply\"", sultan}), 0);
+  EXPECT_GT(MetricSum(body, "gavel_arena_calls_total", {"rpc=\"Observe\"", sultan}), 0);
+  EXPECT_EQ(MetricSum(body, "gavel_arena_calls_total"),
+            MetricSum(body, "gavel_arena_calls_total", {"code=\"OK\""}));
+  EXPECT_EQ(MetricSum(body, "gavel_arena_call_seconds_count"), MetricSum(body, "gavel_arena_calls_total"));
+  // The arena is the engine's only client: both sides counted the same calls.
+  EXPECT_EQ(MetricSum(Metrics(engine_metrics), "gavel_engine_calls_total"),
+            MetricSum(body, "gavel_arena_calls_total"));
+
+  auto store = OpenStore(temp_db.path);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  EXPECT_EQ(StatusesOf(matches, "cheat")[v1::MOVE_STATUS_INVALID], 6);
+  running.process.Signal(SIGTERM);
+  EXPECT_EQ(running.process.Wait(kWaitMs).value_or(-1), 0);
+}
+
+// Three engine replicas behind the arena's round_robin channel; one is killed (SIGKILL)
+// once some matches have finished. The tournament completes, every match finishes, no bot
+// is charged a fault, every replay verifies, and each replica served calls.
+TEST(ArenaTest, TournamentSurvivesAnEngineReplicaKilledMidway) {
+  constexpr int kReplicas = 3;
+  constexpr int kDeals = 20;                 // x 2 seatings
+  constexpr int kKillAfterFinished = 8;
+  std::vector<ChildProcess> replicas;
+  std::vector<int> metrics_ports(kReplicas);
+  std::string target = "ipv4:";
+  for (int i = 0; i < kReplicas; ++i) {
+    int port = 0;
+    replicas.push_back(StartEngine(&port, &metrics_ports[i]));
+    absl::StrAppend(&target, i ? "," : "", "127.0.0.1:", port);
+  }
+  const TempDb temp_db("replica_killed");
+  ChildProcess arena_process = Start(
+      {GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--db=" + temp_db.path,
+       "--metrics_listen=127.0.0.1:0", "--engine=" + target, "--tournament",
+       "--exit_after_tournament", "--games=sultan", absl::StrCat("--deals=", kDeals),
+       "--wait_for_bots=2", "--progress=false", "--log_level=warn"});
+  const int arena_metrics = MetricsPort(arena_process);
+  auto port = arena_process.WaitForPort(kWaitMs);
+  ASSERT_TRUE(port.ok()) << port.status();
+  Arena arena{std::move(arena_process), absl::StrCat("127.0.0.1:", *port)};
+  ChildProcess dirk = StartBot(arena, "dirk", "dirk");
+  ChildProcess random = StartBot(arena, "random", "random");
+
+  // Kill the last replica once the arena reports enough finished matches. (Polling the
+  // arena's counter: the trigger is an observed state, not elapsed time.)
+  double finished = 0;
+  while (finished < kKillAfterFinished) {
+    auto body = ::gavel::testing::HttpGet(arena_metrics, "/metrics");
+    ASSERT_TRUE(body.ok()) << "the arena stopped before " << kKillAfterFinished
+                           << " matches finished: " << body.status();
+    finished = MetricSum(*body, "gavel_arena_games_finished_total");
+    if (finished < kKillAfterFinished) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::vector<double> calls(kReplicas);
+  calls[kReplicas - 1] = MetricSum(Metrics(metrics_ports[kReplicas - 1]), "gavel_engine_calls_total");
+  replicas[kReplicas - 1].Signal(SIGKILL);
+  EXPECT_EQ(replicas[kReplicas - 1].Wait(kWaitMs).value_or(-1), 128 + SIGKILL);
+  std::printf("killed replica %d after %.0f matches had finished\n", kReplicas - 1, finished);
+
+  const std::string line = FinishTournament(arena);
+  EXPECT_THAT(line, HasSubstr(absl::StrCat(2 * kDeals, " matches, 0 not finished")));
+  std::printf("%s\n", line.c_str());
+  for (int i = 0; i + 1 < kReplicas; ++i)
+    calls[i] = MetricSum(Metrics(metrics_ports[i]), "gavel_engine_calls_total");
+
+  std::string report;
+  for (int i = 0; i < kReplicas; ++i) {
+    absl::StrAppend(&report, i ? " " : "", "replica", i, "=", calls[i], i + 1 == kReplicas ? "(killed)" : "");
+    EXPECT_GT(calls[i], 0) << "replica " << i << " served no calls";
+  }
+  std::printf("engine calls per replica: %s\n", report.c_str());
+  ::testing::Test::RecordProperty("engine_calls_per_replica", report);
+
+  auto store = OpenStore(temp_db.path);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  EXPECT_EQ(matches.size(), static_cast<size_t>(2 * kDeals));
+  for (const MatchRecord& match : matches) EXPECT_TRUE(match.finished);
+  for (const std::string bot : {"dirk", "random"}) {
+    const auto statuses = StatusesOf(matches, bot);
+    EXPECT_EQ(statuses.size(), 1u) << bot << " was charged a fault";
+    EXPECT_GT(statuses.count(v1::MOVE_STATUS_OK) ? statuses.at(v1::MOVE_STATUS_OK) : 0, 0) << bot;
+    for (v1::MoveStatus fault : {v1::MOVE_STATUS_TIMEOUT, v1::MOVE_STATUS_INVALID,
+                                 v1::MOVE_STATUS_DISCONNECTED})
+      EXPECT_EQ(statuses.count(fault), 0u) << bot << " " << v1::MoveStatus_Name(fault);
+  }
+  ExpectEveryReplayVerifies(matches);
 }
 
 }  // namespace
