@@ -2,7 +2,8 @@
 // kubernetes-models package compiles them to JSON-schema validators), checks that
 // kustomization.yaml lists exactly the manifests there are, and checks the properties the
 // deployment relies on (headless engine Service, gRPC probes, a grace period that covers
-// the shutdown delay plus the drain).
+// the shutdown delay plus the drain; the arena's gRPC probes and engine target, engine-client
+// labels on every pod that may call the engine, a run-and-exit tournament Job).
 //
 //   (cd k8s/validate && npm ci) && node k8s/validate/validate.mjs
 import { readFileSync, readdirSync } from "node:fs";
@@ -49,6 +50,50 @@ function checkEngine(object, where) {
   }
 }
 
+function stringFlag(args, name) {
+  const flag = (args || []).find((arg) => arg.startsWith(`--${name}=`));
+  return flag === undefined ? undefined : flag.slice(name.length + 3);
+}
+
+// Pods of the arena, the bots and the tournament Job call the engine: the engine's
+// NetworkPolicy admits them by this label.
+function checkEngineClients(object, where) {
+  const name = object.metadata.name;
+  if (object.kind === "ConfigMap" && name === "gavel-arena") {
+    const flags = (object.data?.["arena.flags"] || "").split("\n").map((line) => line.trim());
+    const engine = stringFlag(flags, "engine");
+    if (!engine || !/^dns:\/\/\/gavel-engine(\.[a-z0-9-]+\.svc\.cluster\.local)?:50051$/.test(engine)) {
+      failures.push(`${where}: the arena's --engine must be dns:///gavel-engine[.<ns>.svc.cluster.local]:50051 (headless, round_robin), not ${engine}`);
+    }
+    return;
+  }
+  if (!["Deployment", "Job"].includes(object.kind)) return;
+  if (!(name.startsWith("gavel-arena") || name.startsWith("gavel-bot") || name === "gavel-tournament")) return;
+  const template = object.spec.template;
+  if (template.metadata?.labels?.["gavel.dev/engine-client"] !== "true") {
+    failures.push(`${where}: ${name} pods need the label gavel.dev/engine-client: "true"`);
+  }
+  const pod = template.spec;
+  const containers = [...(pod.initContainers || []), ...pod.containers];
+  for (const container of containers) {
+    if (container.securityContext?.allowPrivilegeEscalation !== false ||
+        container.securityContext?.readOnlyRootFilesystem !== true) {
+      failures.push(`${where}: ${name}/${container.name} must not escalate and must have a read-only root`);
+    }
+  }
+  if (pod.securityContext?.runAsNonRoot !== true) failures.push(`${where}: ${name} must run as non-root`);
+  const arena = pod.containers.find((container) => container.name === "arena");
+  if (object.kind === "Deployment" && name === "gavel-arena") {
+    for (const probe of ["readinessProbe", "livenessProbe"]) {
+      if (!arena?.[probe]?.grpc) failures.push(`${where}: the arena's ${probe} must be a gRPC probe`);
+    }
+    if (!stringFlag(arena?.args, "metrics_listen")) failures.push(`${where}: the arena must serve metrics`);
+  }
+  if (object.kind === "Job" && !(arena?.args || []).includes("--exit_after_tournament")) {
+    failures.push(`${where}: the tournament Job's arena must run with --exit_after_tournament`);
+  }
+}
+
 const manifests = readdirSync(k8sDir).filter((name) => name.endsWith(".yaml") && name !== "kustomization.yaml");
 for (const file of manifests) {
   const documents = parseAllDocuments(readFileSync(join(k8sDir, file), "utf8"));
@@ -72,6 +117,7 @@ for (const file of manifests) {
       continue;
     }
     checkEngine(object, where);
+    checkEngineClients(object, where);
     checked += 1;
   }
 }
