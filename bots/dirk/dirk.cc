@@ -6,6 +6,7 @@ const std::map<std::string, GamePolicy>& Policies() {
   static const std::map<std::string, GamePolicy> policies = {
       {"sultan", &ChooseSultan},
       {"morgenland", &ChooseMorgenland},
+      {"mercado", &ChooseMercado},
       {"moonlight_market", &ChooseMoonlightMarket},
       {"carat", &ChooseCarat},
   };

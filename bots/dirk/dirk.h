@@ -23,6 +23,8 @@ std::unique_ptr<Policy> MakeDirk();
 uint32_t ChooseSultan(const v1::View& view, const LegalMoves& legal);
 // bots/dirk/morgenland.cc
 uint32_t ChooseMorgenland(const v1::View& view, const LegalMoves& legal);
+// bots/dirk/mercado.cc
+uint32_t ChooseMercado(const v1::View& view, const LegalMoves& legal);
 // bots/dirk/moonlight_market.cc
 uint32_t ChooseMoonlightMarket(const v1::View& view, const LegalMoves& legal);
 // bots/dirk/carat.cc
