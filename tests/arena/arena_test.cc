@@ -25,9 +25,11 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "service/arena/engine_backend.h"
 #include "service/arena/ratings.h"
 #include "service/arena/replay.h"
 #include "service/arena/store.h"
+#include "service/arena/tournament.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_get.h"
 
@@ -599,6 +601,67 @@ TEST(ArenaTest, TournamentSurvivesAnEngineReplicaKilledMidway) {
     for (v1::MoveStatus fault : {v1::MOVE_STATUS_TIMEOUT, v1::MOVE_STATUS_INVALID,
                                  v1::MOVE_STATUS_DISCONNECTED})
       EXPECT_EQ(statuses.count(fault), 0u) << bot << " " << v1::MoveStatus_Name(fault);
+  }
+  ExpectEveryReplayVerifies(matches);
+}
+
+// The engine library, with chosen Apply calls failing once with UNAVAILABLE (what the
+// arena sees when an engine call still fails after the channel's retries).
+class FlakyEngine final : public EngineBackend {
+ public:
+  explicit FlakyEngine(std::set<int> failing_applies) : failing_(std::move(failing_applies)) {}
+  absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) override {
+    return engine_->NewGame(request, response);
+  }
+  absl::Status LegalMoves(const v1::LegalMovesRequest& request,
+                          v1::LegalMovesResponse* response) override {
+    return engine_->LegalMoves(request, response);
+  }
+  absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response) override {
+    if (failing_.count(++applies_)) return absl::UnavailableError("engine replica went away");
+    return engine_->Apply(request, response);
+  }
+  absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response) override {
+    return engine_->Observe(request, response);
+  }
+
+ private:
+  std::unique_ptr<EngineBackend> engine_ = MakeEngineBackend("inprocess");
+  const std::set<int> failing_;
+  std::atomic<int> applies_{0};
+};
+
+// An engine failure during a match is no bot's fault: the match is abandoned and played
+// again from the start, and the tournament still finishes every match.
+TEST(ArenaTest, AMatchTheEngineFailsDuringIsPlayedAgainFromTheStart) {
+  const TempDb temp_db("flaky_engine");
+  auto store = OpenStore(temp_db.path);
+  FlakyEngine engine({10, 50});
+  BotHub hub(BotHubOptions{});
+  // Bots that never connect and no strikes allowed: the fallback plays every seat, so the
+  // referee asks no bot and only the engine can fail.
+  Referee referee(&engine, &hub, store.get(), RefereeOptions{1000, 10000, 0});
+  std::vector<v1::Hello> bots(2);
+  bots[0].set_name("a");
+  bots[1].set_name("b");
+  for (v1::Hello& bot : bots) bot.add_games("sultan");
+  TournamentOptions options;
+  options.games = {"sultan"};
+  options.deals = 2;
+  options.concurrency = 1;
+  options.progress = false;
+  const std::atomic<bool> stop{false};
+  auto report = RunTournament(options, bots, referee, *store, stop);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->matches, 4);
+  EXPECT_EQ(report->failed, 0);
+  EXPECT_EQ(report->restarted, 2);
+  const std::vector<MatchRecord> matches = StoredMatches(*store, report->id);
+  ASSERT_EQ(matches.size(), 4u);
+  for (const std::string bot : {"a", "b"}) {
+    const auto statuses = StatusesOf(matches, bot);
+    EXPECT_EQ(statuses.size(), 1u) << bot;
+    EXPECT_GT(statuses.count(v1::MOVE_STATUS_REPLACED), 0u) << bot;
   }
   ExpectEveryReplayVerifies(matches);
 }
