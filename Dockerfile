@@ -18,6 +18,6 @@ RUN apt-get update \
  && useradd --system --uid 10001 --user-group --no-create-home gavel
 COPY --from=build /out/bin/ /usr/local/bin/
 USER 10001:10001
-EXPOSE 50051 9090
+EXPOSE 50051 50061 9090
 ENTRYPOINT ["gavel"]
 CMD ["engine", "--listen=0.0.0.0:50051"]
