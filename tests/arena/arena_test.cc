@@ -605,11 +605,13 @@ TEST(ArenaTest, TournamentSurvivesAnEngineReplicaKilledMidway) {
   ExpectEveryReplayVerifies(matches);
 }
 
-// The engine library, with chosen Apply calls failing once with UNAVAILABLE (what the
-// arena sees when an engine call still fails after the channel's retries).
+// The engine library, with chosen Apply and Observe calls (by their number) failing once
+// with UNAVAILABLE: what the arena sees when an engine call still fails after the
+// channel's retries.
 class FlakyEngine final : public EngineBackend {
  public:
-  explicit FlakyEngine(std::set<int> failing_applies) : failing_(std::move(failing_applies)) {}
+  explicit FlakyEngine(std::set<int> failing_applies, std::set<int> failing_observes = {})
+      : failing_(std::move(failing_applies)), failing_observes_(std::move(failing_observes)) {}
   absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) override {
     return engine_->NewGame(request, response);
   }
@@ -622,13 +624,14 @@ class FlakyEngine final : public EngineBackend {
     return engine_->Apply(request, response);
   }
   absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response) override {
+    if (failing_observes_.count(++observes_)) return absl::UnavailableError("engine replica went away");
     return engine_->Observe(request, response);
   }
 
  private:
   std::unique_ptr<EngineBackend> engine_ = MakeEngineBackend("inprocess");
-  const std::set<int> failing_;
-  std::atomic<int> applies_{0};
+  const std::set<int> failing_, failing_observes_;
+  std::atomic<int> applies_{0}, observes_{0};
 };
 
 // An engine failure during a match is no bot's fault: the match is abandoned and played
@@ -664,6 +667,55 @@ TEST(ArenaTest, AMatchTheEngineFailsDuringIsPlayedAgainFromTheStart) {
     EXPECT_GT(statuses.count(v1::MOVE_STATUS_REPLACED), 0u) << bot;
   }
   ExpectEveryReplayVerifies(matches);
+}
+
+// The view for a connected bot's turn cannot be had from the engine: the match is played
+// again, and the bot is not charged (before, this was recorded as DISCONNECTED).
+TEST(ArenaTest, AnEngineFailureWhileAskingABotIsNotTheBotsFault) {
+  const TempDb temp_db("flaky_observe");
+  auto store = OpenStore(temp_db.path);
+  FlakyEngine engine({}, {5});
+  BotHubOptions hub_options;
+  for (const std::string& game : AllGameNames()) hub_options.games.insert(game);
+  BotHub hub(hub_options);
+  ArenaService service(&hub);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_TRUE(server && port > 0);
+  const std::string address = absl::StrCat("127.0.0.1:", port);
+  std::vector<v1::Hello> bots(2);
+  {
+    ScriptedBot first(address, "first"), second(address, "second");
+    ASSERT_TRUE(first.WaitWelcomed());
+    ASSERT_TRUE(second.WaitWelcomed());
+    bots[0].set_name("first");
+    bots[1].set_name("second");
+    for (v1::Hello& bot : bots) bot.add_games("sultan");
+    Referee referee(&engine, &hub, store.get(), RefereeOptions{});
+    TournamentOptions options;
+    options.games = {"sultan"};
+    options.deals = 1;
+    options.concurrency = 1;
+    options.progress = false;
+    const std::atomic<bool> stop{false};
+    auto report = RunTournament(options, bots, referee, *store, stop);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_EQ(report->matches, 2);
+    EXPECT_EQ(report->failed, 0);
+    EXPECT_EQ(report->restarted, 1);
+    const std::vector<MatchRecord> matches = StoredMatches(*store, report->id);
+    ASSERT_EQ(matches.size(), 2u);
+    for (const std::string bot : {"first", "second"}) {
+      const auto statuses = StatusesOf(matches, bot);
+      EXPECT_EQ(statuses.size(), 1u) << bot << " was charged a fault";
+      EXPECT_GT(statuses.count(v1::MOVE_STATUS_OK), 0u) << bot;
+    }
+    ExpectEveryReplayVerifies(matches);
+  }  // the bots cancel their streams
+  server->Shutdown();
 }
 
 }  // namespace
