@@ -1,6 +1,7 @@
 // gavel-bot: a bot process that plays in the arena with a built-in policy.
 //
-//   gavel-bot --policy=random|dirk --name=NAME --arena=host:port [--seed=N] [--games=a,b]
+//   gavel-bot --policy=random|dirk|ismcts --name=NAME --arena=host:port [--seed=N]
+//             [--games=a,b] [--iterations=N | --time_ms=T]
 //
 // Logs go to stderr. SIGTERM or SIGINT ends it cleanly.
 #include <csignal>
@@ -12,18 +13,21 @@
 #include "absl/strings/str_split.h"
 #include "bots/client/bot_client.h"
 #include "bots/dirk/dirk.h"
+#include "bots/ismcts_policy.h"
 #include "bots/random_policy.h"
 #include "engine/core/registry.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
-ABSL_FLAG(std::string, policy, "random", "random or dirk");
+ABSL_FLAG(std::string, policy, "random", "random, dirk or ismcts");
 ABSL_FLAG(std::string, name, "", "the bot's name in the arena (default: the policy)");
 ABSL_FLAG(std::string, version, "1", "the bot's version, stored by the arena");
 ABSL_FLAG(std::string, arena, "127.0.0.1:50061", "the arena's gRPC target");
 ABSL_FLAG(uint64_t, seed, 1, "random: the generator's seed");
 ABSL_FLAG(std::string, games, "",
           "random: comma-separated games to claim (empty: every game of this build)");
+ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
+ABSL_FLAG(double, time_ms, 0, "ismcts: search time per move in ms (> 0 overrides --iterations)");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 namespace {
@@ -38,6 +42,12 @@ std::vector<std::string> RandomGames() {
 
 std::unique_ptr<gavel::bots::Policy> MakePolicy(const std::string& name) {
   if (name == "dirk") return gavel::bots::dirk::MakeDirk();
+  if (name == "ismcts") {
+    gavel::learn::IsmctsOptions options;
+    options.iterations = absl::GetFlag(FLAGS_iterations);
+    options.time_budget_ms = absl::GetFlag(FLAGS_time_ms);
+    return std::make_unique<gavel::bots::IsmctsPolicy>(options, absl::GetFlag(FLAGS_seed));
+  }
   if (name == "random")
     return std::make_unique<gavel::bots::RandomPolicy>(RandomGames(), absl::GetFlag(FLAGS_seed));
   return nullptr;
@@ -60,7 +70,7 @@ int main(int argc, char** argv) {
   const std::string policy_name = absl::GetFlag(FLAGS_policy);
   std::unique_ptr<gavel::bots::Policy> policy = MakePolicy(policy_name);
   if (!policy) {
-    spdlog::error("unknown policy '{}' (random or dirk)", policy_name);
+    spdlog::error("unknown policy '{}' (random, dirk or ismcts)", policy_name);
     return 2;
   }
   gavel::bots::BotOptions options;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "bots/ismcts_policy.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -116,6 +117,35 @@ TEST(Ismcts, ChoosesLegalMovesAndBeatsRandomInSultan) {
   std::printf("ismcts(150) vs random, sultan 3p, 30 games: win rate %.2f +- %.2f\n",
               evaluation->win_rate, evaluation->win_rate_ci95);
   EXPECT_GT(evaluation->win_rate, 1.0 / 3 + evaluation->win_rate_ci95);
+}
+
+// The ismcts bot's policy answers with a legal move from a mid-game view in every game, and
+// the same seed gives the same answer.
+TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
+  learn::IsmctsOptions options;
+  options.iterations = 20;
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    auto state = std::move(*game->NewGame(game->info().max_players, 3, {}));
+    Rng rng(3);
+    std::vector<Move> legal;
+    for (int step = 0; step < 30; ++step) {
+      state->LegalMoves(legal);
+      auto next = state->Clone();
+      next->ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+      if (next->finished()) break;
+      state = std::move(next);
+    }
+    state->LegalMoves(legal);
+    bots::LegalMoves wire;
+    for (Move move : legal) wire.Add()->set_id(move.id);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    bots::IsmctsPolicy first(options, 9), second(options, 9);
+    const uint32_t chosen = first.Choose(view, wire);
+    EXPECT_TRUE(state->IsLegal(Move{chosen}));
+    EXPECT_EQ(second.Choose(view, wire), chosen);
+  }
 }
 
 TEST(Trainer, ShortRunImprovesOverRandom) {
