@@ -16,6 +16,7 @@
 #include "bots/ismcts_policy.h"
 #include "bots/random_policy.h"
 #include "engine/core/registry.h"
+#include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
@@ -61,11 +62,7 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-bot"));
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
 
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const gavel::service::TerminationSignals signals;  // before the client's threads start
 
   const std::string policy_name = absl::GetFlag(FLAGS_policy);
   std::unique_ptr<gavel::bots::Policy> policy = MakePolicy(policy_name);
@@ -79,8 +76,7 @@ int main(int argc, char** argv) {
   options.version = absl::GetFlag(FLAGS_version);
   gavel::bots::BotClient client(options, *policy);
   std::thread player([&] { client.Run(); });
-  int received = 0;
-  sigwait(&signals, &received);
+  signals.Wait();
   client.Stop();
   player.join();
   spdlog::info("{}: stopped after {} turns", options.name, client.turns_answered());

@@ -12,6 +12,7 @@
 #include "engine/core/registry.h"
 #include "service/engine_server.h"
 #include "service/metrics.h"
+#include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
@@ -36,12 +37,7 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-engine"));  // stdout: readiness only
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
 
-  // Signals are taken synchronously by the main thread; every other thread blocks them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  const gavel::service::TerminationSignals signals;  // before gRPC starts its threads
 
   gavel::service::EngineServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
@@ -75,17 +71,10 @@ int main(int argc, char** argv) {
   std::printf("listening on port %d\n", (*server)->port());
   std::fflush(stdout);
 
-  int received = 0;
-  sigwait(&signals, &received);
-  spdlog::info("signal {}: reporting NOT_SERVING", received);
+  spdlog::info("signal {}: reporting NOT_SERVING", signals.Wait());
   (*server)->SetNotServing();
-  const double delay = absl::GetFlag(FLAGS_shutdown_delay_s);
-  if (delay > 0) {
-    // Keep serving while load balancers notice NOT_SERVING; a second signal cuts it short.
-    timespec wait{static_cast<time_t>(delay),
-                  static_cast<long>((delay - static_cast<time_t>(delay)) * 1e9)};
-    sigtimedwait(&signals, nullptr, &wait);
-  }
+  // Keep serving while load balancers notice NOT_SERVING; a second signal cuts it short.
+  if (const double delay = absl::GetFlag(FLAGS_shutdown_delay_s); delay > 0) signals.WaitFor(delay);
   const auto drain = std::chrono::milliseconds(static_cast<int64_t>(absl::GetFlag(FLAGS_drain_s) * 1000));
   (*server)->Shutdown(std::chrono::system_clock::now() + drain);
   spdlog::info("engine server stopped");

@@ -1,4 +1,5 @@
 // The engine core: RNG, options, ranking helpers, registry.
+#include <map>
 #include <set>
 
 #include "engine/core/ranking.h"
@@ -44,6 +45,15 @@ TEST(Rng, PickWeightedFollowsCounts) {
   EXPECT_EQ(counts[0], 0);
   EXPECT_NEAR(counts[1], 10000, 600);
   EXPECT_NEAR(counts[2], 30000, 600);
+}
+
+TEST(Rng, PickMemberDrawsOnlyMembersEvenly) {
+  Rng rng(11);
+  const uint64_t set = (uint64_t{1} << 3) | (uint64_t{1} << 40) | (uint64_t{1} << 63);
+  std::map<int, int> counts;
+  for (int i = 0; i < 30000; ++i) ++counts[rng.PickMember(set)];
+  ASSERT_EQ(counts.size(), 3u);
+  for (int member : {3, 40, 63}) EXPECT_NEAR(counts[member], 10000, 500) << member;
 }
 
 TEST(Options, DefaultsUnknownNamesAndBadValues) {

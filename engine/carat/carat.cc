@@ -286,14 +286,8 @@ void CaratState::ScoreChip(int chip, EventSink* events) {
   events->Emit(kEveryone, event, text);
 }
 
-int DrawFromSet(uint64_t tiles, Rng& rng) {
-  for (uint32_t skip = rng.Below(static_cast<uint32_t>(std::popcount(tiles))); skip > 0; --skip)
-    tiles &= tiles - 1;
-  return std::countr_zero(tiles);
-}
-
 void CaratState::DrawTile(Seat seat, Rng& rng, EventSink* events) {
-  const int tile = DrawFromSet(data_.supply, rng);
+  const int tile = rng.PickMember(data_.supply);
   data_.supply &= ~(uint64_t{1} << tile);
   data_.hands[seat] |= uint64_t{1} << tile;
   if (!events) return;

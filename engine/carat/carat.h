@@ -108,8 +108,6 @@ void ScoringImpliedByBoard(const Data& data, uint64_t* scored,
                            std::array<int16_t, kMaxPlayers>* scores);
 // Tiles each seat must hold after `placed` placements (rules §4-§5).
 int ExpectedHandCount(const Data& data, int placed, Seat seat);
-// A uniformly drawn member of a non-empty tile set.
-int DrawFromSet(uint64_t tiles, Rng& rng);
 
 class CaratState final : public State {
  public:

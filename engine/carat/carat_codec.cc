@@ -411,7 +411,7 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& v
   for (Seat seat = 0; seat < data.players; ++seat) {
     if (seat == viewer) continue;
     for (uint32_t i = 0; i < view.seats(seat).hand_count(); ++i) {
-      const uint64_t tile = uint64_t{1} << DrawFromSet(unseen, rng);
+      const uint64_t tile = uint64_t{1} << rng.PickMember(unseen);
       unseen &= ~tile;
       data.hands[seat] |= tile;
     }

@@ -2,6 +2,7 @@
 // Deterministic random numbers. The generator's whole state is one 64-bit word that is
 // stored in every game state, so Apply(state, move) is a pure function of its input and a
 // replay re-derives every chance event from the seed.
+#include <bit>
 #include <cstdint>
 
 namespace gavel {
@@ -52,6 +53,13 @@ class Rng {
       if (r < 0) return kind;
     }
     return kinds - 1;  // unreachable when total is the sum of counts
+  }
+
+  // The index of a uniformly drawn member of a set of bits; `set` must not be empty.
+  int PickMember(uint64_t set) {
+    for (uint32_t skip = Below(static_cast<uint32_t>(std::popcount(set))); skip > 0; --skip)
+      set &= set - 1;
+    return std::countr_zero(set);
   }
 
   // Fisher-Yates shuffle of [first, first + n).

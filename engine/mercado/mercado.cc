@@ -11,6 +11,20 @@
 namespace gavel::mercado {
 namespace {
 
+// Draws one tile uniformly from a deck (a set of bits), first turning the discards into a
+// new deck when it is empty. Returns the tile's index within the deck.
+template <typename Bits>
+int DrawFromDeck(Bits& deck, Bits& discards, Rng& rng, bool* reshuffled) {
+  if (deck == 0) {
+    deck = discards;
+    discards = 0;
+    *reshuffled = true;
+  }
+  const int index = rng.PickMember(deck);
+  deck = static_cast<Bits>(deck & ~(Bits{1} << index));
+  return index;
+}
+
 v1::MercadoCoin ToCoinProto(int coin) { return static_cast<v1::MercadoCoin>(coin + 1); }
 
 std::string CoinsText(const CoinCounts& coins) {
@@ -679,29 +693,10 @@ void MercadoState::Refill(int position, EventSink* events) {
   Rng rng(data_.rng);
   if (item) {
     if (old >= 0) data_.item_discards |= uint32_t{1} << old;
-    if (data_.item_deck == 0) {
-      data_.item_deck = data_.item_discards;
-      data_.item_discards = 0;
-      reshuffled = true;
-    }
-    int pick = static_cast<int>(rng.Below(std::popcount(data_.item_deck)));
-    uint32_t bits = data_.item_deck;
-    for (; pick > 0; --pick) bits &= bits - 1;
-    tile = std::countr_zero(bits);
-    data_.item_deck &= ~(uint32_t{1} << tile);
+    tile = DrawFromDeck(data_.item_deck, data_.item_discards, rng, &reshuffled);
   } else {
     if (old >= 0) data_.perfume_discards |= static_cast<uint16_t>(1u << (old - kItems));
-    if (data_.perfume_deck == 0) {
-      data_.perfume_deck = data_.perfume_discards;
-      data_.perfume_discards = 0;
-      reshuffled = true;
-    }
-    int pick = static_cast<int>(rng.Below(std::popcount(data_.perfume_deck)));
-    uint32_t bits = data_.perfume_deck;
-    for (; pick > 0; --pick) bits &= bits - 1;
-    const int index = std::countr_zero(bits);
-    data_.perfume_deck = static_cast<uint16_t>(data_.perfume_deck & ~(1u << index));
-    tile = kItems + index;
+    tile = kItems + DrawFromDeck(data_.perfume_deck, data_.perfume_discards, rng, &reshuffled);
   }
   data_.rng = rng.state();
   data_.display[position] = static_cast<int8_t>(tile);
@@ -719,18 +714,9 @@ void MercadoState::Refill(int position, EventSink* events) {
 
 int MercadoState::RevealItem(EventSink* events) {
   bool reshuffled = false;
-  if (data_.item_deck == 0) {
-    data_.item_deck = data_.item_discards;
-    data_.item_discards = 0;
-    reshuffled = true;
-  }
   Rng rng(data_.rng);
-  int pick = static_cast<int>(rng.Below(std::popcount(data_.item_deck)));
+  const int item = DrawFromDeck(data_.item_deck, data_.item_discards, rng, &reshuffled);
   data_.rng = rng.state();
-  uint32_t bits = data_.item_deck;
-  for (; pick > 0; --pick) bits &= bits - 1;
-  const int item = std::countr_zero(bits);
-  data_.item_deck &= ~(uint32_t{1} << item);
   data_.item_discards |= uint32_t{1} << item;
   if (events && reshuffled) {
     v1::MercadoEvent event;

@@ -30,6 +30,7 @@
 #include "service/arena/store.h"
 #include "service/arena/tournament.h"
 #include "service/health_service.h"
+#include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
@@ -107,11 +108,7 @@ bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
 }
 
 int Serve() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // taken by sigwait below, in every thread
+  const service::TerminationSignals signals;  // before any thread starts
 
   auto store = Store::Open(absl::GetFlag(FLAGS_db));
   if (!store.ok()) {
@@ -179,9 +176,7 @@ int Serve() {
       if (absl::GetFlag(FLAGS_exit_after_tournament)) kill(getpid(), SIGTERM);
     });
   }
-  int received = 0;
-  sigwait(&signals, &received);
-  spdlog::info("signal {}: stopping", received);
+  spdlog::info("signal {}: stopping", signals.Wait());
   stop = true;
   health.Shutdown();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
