@@ -17,6 +17,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* /tmp/packages.txt \
  && useradd --system --uid 10001 --user-group --no-create-home gavel
 COPY --from=build /out/bin/ /usr/local/bin/
+COPY --from=build /out/share/ /usr/share/
 USER 10001:10001
 EXPOSE 50051 50061 9090
 ENTRYPOINT ["gavel"]

@@ -1,7 +1,7 @@
 // gavel-bot: a bot process that plays in the arena with a built-in policy.
 //
-//   gavel-bot --policy=random|dirk|ismcts --name=NAME --arena=host:port [--seed=N]
-//             [--games=a,b] [--iterations=N | --time_ms=T]
+//   gavel-bot --policy=random|dirk|ismcts|learned --name=NAME --arena=host:port [--seed=N]
+//             [--games=a,b] [--iterations=N | --time_ms=T] [--weights=FOLDER]
 //
 // Logs go to stderr. SIGTERM or SIGINT ends it cleanly.
 #include <csignal>
@@ -14,13 +14,14 @@
 #include "bots/client/bot_client.h"
 #include "bots/dirk/dirk.h"
 #include "bots/ismcts_policy.h"
+#include "bots/learned_policy.h"
 #include "bots/random_policy.h"
 #include "engine/core/registry.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
-ABSL_FLAG(std::string, policy, "random", "random, dirk or ismcts");
+ABSL_FLAG(std::string, policy, "random", "random, dirk, ismcts or learned");
 ABSL_FLAG(std::string, name, "", "the bot's name in the arena (default: the policy)");
 ABSL_FLAG(std::string, version, "1", "the bot's version, stored by the arena");
 ABSL_FLAG(std::string, arena, "127.0.0.1:50061", "the arena's gRPC target");
@@ -29,6 +30,8 @@ ABSL_FLAG(std::string, games, "",
           "random: comma-separated games to claim (empty: every game of this build)");
 ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
 ABSL_FLAG(double, time_ms, 0, "ismcts: search time per move in ms (> 0 overrides --iterations)");
+ABSL_FLAG(std::string, weights, "weights",
+          "learned: the folder of <game>-<players>p.gmlp weights files");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 namespace {
@@ -41,8 +44,13 @@ std::vector<std::string> RandomGames() {
   return all;
 }
 
-std::unique_ptr<gavel::bots::Policy> MakePolicy(const std::string& name) {
+absl::StatusOr<std::unique_ptr<gavel::bots::Policy>> MakePolicy(const std::string& name) {
   if (name == "dirk") return gavel::bots::dirk::MakeDirk();
+  if (name == "learned") {
+    auto learned = gavel::bots::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights));
+    if (!learned.ok()) return learned.status();
+    return std::unique_ptr<gavel::bots::Policy>(std::move(*learned));
+  }
   if (name == "ismcts") {
     gavel::learn::IsmctsOptions options;
     options.iterations = absl::GetFlag(FLAGS_iterations);
@@ -51,7 +59,7 @@ std::unique_ptr<gavel::bots::Policy> MakePolicy(const std::string& name) {
   }
   if (name == "random")
     return std::make_unique<gavel::bots::RandomPolicy>(RandomGames(), absl::GetFlag(FLAGS_seed));
-  return nullptr;
+  return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts or learned)");
 }
 
 }  // namespace
@@ -65,11 +73,12 @@ int main(int argc, char** argv) {
   const gavel::service::TerminationSignals signals;  // before the client's threads start
 
   const std::string policy_name = absl::GetFlag(FLAGS_policy);
-  std::unique_ptr<gavel::bots::Policy> policy = MakePolicy(policy_name);
-  if (!policy) {
-    spdlog::error("unknown policy '{}' (random, dirk or ismcts)", policy_name);
+  auto made = MakePolicy(policy_name);
+  if (!made.ok()) {
+    spdlog::error("{}", made.status().ToString());
     return 2;
   }
+  std::unique_ptr<gavel::bots::Policy> policy = std::move(*made);
   gavel::bots::BotOptions options;
   options.arena = absl::GetFlag(FLAGS_arena);
   options.name = absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name);

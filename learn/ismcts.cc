@@ -125,4 +125,12 @@ absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
   return best;
 }
 
+Policy IsmctsPolicy(const Game& game, IsmctsOptions options) {
+  return [&game, options](const Turn& turn, Rng& rng) {
+    IsmctsOptions seeded = options;
+    seeded.seed = rng.Next();
+    return IsmctsChoose(game, turn.view(), turn.legal(), seeded);
+  };
+}
+
 }  // namespace gavel::learn

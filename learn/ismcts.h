@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "learn/play.h"
 
 namespace gavel::learn {
 
@@ -25,5 +26,9 @@ std::vector<double> PlaceRewards(const Outcome& outcome);
 // The move ISMCTS chooses for the seat whose view this is, among `legal`.
 absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
                                   std::span<const Move> legal, const IsmctsOptions& options);
+
+// ISMCTS as a Policy for in-process play: each decision searches with a seed drawn from
+// the game's generator.
+Policy IsmctsPolicy(const Game& game, IsmctsOptions options);
 
 }  // namespace gavel::learn

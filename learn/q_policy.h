@@ -1,26 +1,61 @@
 #pragma once
 // A learned policy: Q(s, a) from a seat's view features and a move's features, scored by
 // an Mlp; the policy plays the move with the highest Q.
-#include <random>
+//
+// An advised network also sees, as one more move feature, whether an advisor (a policy of
+// the view only, e.g. Dirk's rules) would play that move: the network learns when the
+// advice is good and when another move is better. Its weights name the advisor in their
+// metadata (`advice=<name>`).
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
 #include "learn/mlp.h"
+#include "learn/play.h"
 
 namespace gavel::learn {
 
+// The move an advisor recommends for a turn.
+using Advisor = std::function<absl::StatusOr<Move>(const Turn& turn)>;
+
 class QPolicy {
  public:
-  QPolicy(const Game& game, Mlp network) : game_(&game), network_(std::move(network)) {}
-  // Loads weights saved for `game` (the metadata names the game).
+  // `advisor_name` empty: a network without advice.
+  QPolicy(const Game& game, Mlp network, std::string advisor_name = "", Advisor advisor = {})
+      : game_(&game),
+        network_(std::move(network)),
+        advisor_name_(std::move(advisor_name)),
+        advisor_(std::move(advisor)) {}
+  // Loads weights saved for `game` (the metadata names the game). An advised network needs
+  // its advisor set before it plays.
   static absl::StatusOr<QPolicy> Load(const Game& game, const std::string& path);
 
-  // Q of every move in `legal`, in order.
-  absl::StatusOr<std::vector<float>> Scores(const v1::View& view, std::span<const Move> legal) const;
+  // Saves the weights with the advice margin in their metadata.
+  absl::Status Save(const std::string& path) const;
+
+  // The value of `key` in the weights' metadata (key=value lines), empty if absent.
+  std::string Metadata(const std::string& key) const;
+  // The advisor this network was trained with, empty if none.
+  const std::string& AdvisorName() const { return advisor_name_; }
+  void set_advisor(Advisor advisor) { advisor_ = std::move(advisor); }
+  // An advised network plays another move than the advice only when that move's Q exceeds
+  // the advice's by more than this margin: Monte-Carlo estimates are noisy, and many small
+  // mistaken deviations cost more than the few good ones win (metadata `margin=`).
+  double advice_margin() const { return advice_margin_; }
+  void set_advice_margin(double margin) { advice_margin_ = margin; }
+
+  // The network's input rows for `moves` (a subset of the turn's legal moves); `advice`,
+  // if given, receives the advisor's move.
+  absl::Status Rows(const Turn& turn, std::span<const Move> moves, Mlp::Matrix* rows,
+                    std::optional<Move>* advice = nullptr) const;
+  // Q of every legal move, in order.
+  absl::StatusOr<std::vector<float>> Scores(const Turn& turn,
+                                            std::optional<Move>* advice = nullptr) const;
   // The move with the highest Q (the first among equals).
-  absl::StatusOr<Move> Choose(const v1::View& view, std::span<const Move> legal) const;
+  absl::StatusOr<Move> Choose(const Turn& turn) const;
 
   const Mlp& network() const { return network_; }
   Mlp& mutable_network() { return network_; }
@@ -28,10 +63,12 @@ class QPolicy {
  private:
   const Game* game_;
   Mlp network_;
+  std::string advisor_name_;
+  Advisor advisor_;
+  double advice_margin_ = 0;
 };
 
-// The network's input rows for a decision: the observation followed by each move's features.
-absl::Status FeatureRows(const Game& game, const v1::View& view, std::span<const Move> legal,
-                         Mlp::Matrix* rows);
+// The feature count of a turn's rows: observation, one move's features, the advice bit.
+absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, bool advised);
 
 }  // namespace gavel::learn

@@ -1,9 +1,12 @@
 // gavel-train: trains a learned policy for one game by self-play and saves its weights.
 //
-//   gavel-train --game=sultan --players=4 --seed=1 --episodes=20000 --out=weights/sultan-4p.gmlp
+//   gavel-train --game=sultan --players=4 --seed=1 --episodes=20000
+//               --out=weights/sultan-4p.gmlp --curve=weights/sultan-4p.curve.csv
 //
-// Same flags, same seed: the same weights (training is single-threaded and seeded).
-// Progress goes to stderr; each evaluation against random is a line of --curve (CSV).
+// Same flags, same seed: the same weights (training is single-threaded and seeded;
+// evaluations use their own seeds). Progress goes to stderr; every evaluation is a line of
+// --curve (CSV). --out receives the network that evaluated best against the first of
+// --eval_vs (Dirk by default), --out_last the last one.
 #include <cstdio>
 #include <fstream>
 
@@ -11,6 +14,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "bots/in_process.h"
 #include "engine/core/registry.h"
 #include "learn/trainer.h"
 
@@ -19,11 +23,104 @@ ABSL_FLAG(int, players, 4, "player count");
 ABSL_FLAG(std::string, options, "", "game options, name=value,name=value");
 ABSL_FLAG(uint64_t, seed, 1, "training seed");
 ABSL_FLAG(int, episodes, 20000, "self-play games");
-ABSL_FLAG(std::string, hidden, "128,64", "hidden layer sizes");
-ABSL_FLAG(int, eval_every, 2000, "episodes between evaluations against random");
+ABSL_FLAG(std::string, hidden, "256,128", "hidden layer sizes");
+ABSL_FLAG(double, learning_rate, 5e-4, "Adam step size");
+ABSL_FLAG(int, train_steps, 2, "training batches per episode");
+ABSL_FLAG(std::string, advice, "dirk", "advisor whose choice is a move feature (dirk or none)");
+ABSL_FLAG(std::string, guide, "dirk", "policy taking a share of the learner's decisions early on (dirk or none)");
+ABSL_FLAG(double, guide_start, 0.8, "the guide's share of the learner's decisions at the start");
+ABSL_FLAG(double, guide_end, 0.3, "... and at the end (linear in between)");
+ABSL_FLAG(double, epsilon_start, 0.1, "share of the learner's decisions played at random at the start");
+ABSL_FLAG(double, epsilon_end, 0.02, "... and at the end");
+ABSL_FLAG(double, dirk_opponents, 0.5, "share of opponent seats Dirk plays");
+ABSL_FLAG(double, random_opponents, 0.1, "share of opponent seats played at random");
+ABSL_FLAG(double, snapshot_opponents, 0.2, "share of opponent seats played by older snapshots");
+ABSL_FLAG(std::string, eval_vs, "dirk", "opponents besides random to evaluate against (dirk or empty)");
+ABSL_FLAG(int, eval_every, 2000, "episodes between evaluations");
 ABSL_FLAG(int, eval_games, 400, "games per evaluation");
-ABSL_FLAG(std::string, out, "", "where to save the weights");
+ABSL_FLAG(int, eval_threads, 1, "threads for evaluations");
+ABSL_FLAG(double, margin, 0.05, "advice margin while training (see learn/q_policy.h)");
+ABSL_FLAG(std::string, tune_margins, "0,0.02,0.05,0.1,0.2,1",
+          "margins tried on the best network at the end; the best is saved with it");
+ABSL_FLAG(int, tune_games, 1000, "games per margin tried");
+ABSL_FLAG(std::string, out, "", "where to save the best weights");
+ABSL_FLAG(std::string, out_last, "", "where to save the last weights (optional)");
 ABSL_FLAG(std::string, curve, "", "CSV file for the evaluation curve (optional)");
+
+namespace {
+
+using gavel::learn::NamedPolicy;
+
+absl::StatusOr<NamedPolicy> Named(const std::string& name, const std::string& game) {
+  if (name != "dirk") return absl::InvalidArgumentError("unknown policy " + name + " (dirk)");
+  auto dirk = gavel::bots::DirkInProcess(game);
+  if (!dirk.ok()) return dirk.status();
+  return NamedPolicy{name, *dirk};
+}
+
+absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& game) {
+  gavel::learn::TrainConfig config;
+  config.players = absl::GetFlag(FLAGS_players);
+  config.seed = absl::GetFlag(FLAGS_seed);
+  config.episodes = absl::GetFlag(FLAGS_episodes);
+  config.learning_rate = static_cast<float>(absl::GetFlag(FLAGS_learning_rate));
+  config.train_steps_per_episode = absl::GetFlag(FLAGS_train_steps);
+  config.random_opponents = absl::GetFlag(FLAGS_random_opponents);
+  config.snapshot_opponents = absl::GetFlag(FLAGS_snapshot_opponents);
+  config.epsilon_start = absl::GetFlag(FLAGS_epsilon_start);
+  config.epsilon_end = absl::GetFlag(FLAGS_epsilon_end);
+  config.advice_margin = absl::GetFlag(FLAGS_margin);
+  config.eval_every = absl::GetFlag(FLAGS_eval_every);
+  config.eval_games = absl::GetFlag(FLAGS_eval_games);
+  config.eval_threads = absl::GetFlag(FLAGS_eval_threads);
+  for (absl::string_view pair : absl::StrSplit(absl::GetFlag(FLAGS_options), ',', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(pair, absl::MaxSplits('=', 1));
+    if (parts.size() != 2) return absl::InvalidArgumentError("--options wants name=value pairs");
+    config.options[parts[0]] = parts[1];
+  }
+  config.hidden.clear();
+  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
+    int value = 0;
+    if (!absl::SimpleAtoi(size, &value) || value <= 0)
+      return absl::InvalidArgumentError("--hidden wants positive layer sizes");
+    config.hidden.push_back(value);
+  }
+  if (absl::GetFlag(FLAGS_advice) == "dirk") {
+    auto advisor = gavel::bots::DirkAdvisor(game.name());
+    if (!advisor.ok()) return advisor.status();
+    config.advisor_name = "dirk";
+    config.advisor = *advisor;
+  } else if (absl::GetFlag(FLAGS_advice) != "none") {
+    return absl::InvalidArgumentError("--advice is dirk or none");
+  }
+  if (absl::GetFlag(FLAGS_guide) != "none") {
+    auto guide = Named(absl::GetFlag(FLAGS_guide), game.name());
+    if (!guide.ok()) return guide.status();
+    config.guide = *guide;
+    config.guide_start = absl::GetFlag(FLAGS_guide_start);
+    config.guide_end = absl::GetFlag(FLAGS_guide_end);
+  }
+  if (absl::GetFlag(FLAGS_dirk_opponents) > 0) {
+    auto dirk = Named("dirk", game.name());
+    if (!dirk.ok()) return dirk.status();
+    config.extra_opponents.emplace_back(*dirk, absl::GetFlag(FLAGS_dirk_opponents));
+  }
+  for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_eval_vs), ',', absl::SkipEmpty())) {
+    auto opponent = Named(std::string(name), game.name());
+    if (!opponent.ok()) return opponent.status();
+    config.eval_opponents.push_back(*opponent);
+  }
+  return config;
+}
+
+absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) {
+  if (path.empty()) return absl::OkStatus();
+  if (auto saved = policy.Save(path); !saved.ok()) return saved;
+  std::fprintf(stderr, "weights saved to %s\n", path.c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
@@ -32,58 +129,74 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown game %s\n", absl::GetFlag(FLAGS_game).c_str());
     return 2;
   }
-  gavel::learn::TrainConfig config;
-  config.players = absl::GetFlag(FLAGS_players);
-  config.seed = absl::GetFlag(FLAGS_seed);
-  config.episodes = absl::GetFlag(FLAGS_episodes);
-  config.eval_every = absl::GetFlag(FLAGS_eval_every);
-  config.eval_games = absl::GetFlag(FLAGS_eval_games);
-  for (absl::string_view pair : absl::StrSplit(absl::GetFlag(FLAGS_options), ',', absl::SkipEmpty())) {
-    std::vector<std::string> parts = absl::StrSplit(pair, absl::MaxSplits('=', 1));
-    if (parts.size() == 2) config.options[parts[0]] = parts[1];
+  auto config = ConfigFromFlags(*game);
+  if (!config.ok()) {
+    std::fprintf(stderr, "%s\n", config.status().ToString().c_str());
+    return 2;
   }
-  config.hidden.clear();
-  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
-    int value = 0;
-    if (absl::SimpleAtoi(size, &value) && value > 0) config.hidden.push_back(value);
-  }
-  if (auto probe = game->NewGame(config.players, 1, config.options); !probe.ok()) {
+  if (auto probe = game->NewGame(config->players, 1, config->options); !probe.ok()) {
     std::fprintf(stderr, "%s\n", probe.status().ToString().c_str());
     return 2;
   }
   std::ofstream curve;
   if (!absl::GetFlag(FLAGS_curve).empty()) {
     curve.open(absl::GetFlag(FLAGS_curve));
-    curve << "episode,win_rate_vs_random,ci95,mean_reward,loss\n";
+    curve << "episode,opponent,games,win_rate,ci95,mean_score,mean_reward,loss\n";
   }
-  gavel::learn::Trainer trainer(*game, config);
+  const int episodes = config->episodes;
+  const int players = config->players;
+  gavel::learn::Trainer trainer(*game, *std::move(config));
   const auto status = trainer.Run([&](const gavel::learn::TrainProgress& progress) {
     const int width = 40;
-    const int filled = width * progress.episode / config.episodes;
+    const int filled = width * progress.episode / episodes;
     std::fprintf(stderr, "\r[%s%s] %d/%d loss %.4f", std::string(filled, '#').c_str(),
-                 std::string(width - filled, ' ').c_str(), progress.episode, config.episodes,
-                 progress.loss);
-    if (progress.evaluated) {
-      std::fprintf(stderr, "\n  episode %d: win rate vs random %.3f +- %.3f (fair share %.3f)\n",
-                   progress.episode, progress.vs_random.win_rate, progress.vs_random.win_rate_ci95,
-                   1.0 / config.players);
+                 std::string(width - filled, ' ').c_str(), progress.episode, episodes, progress.loss);
+    if (progress.evaluations.empty()) return;
+    std::fprintf(stderr, "\n  episode %d%s:", progress.episode, progress.best_so_far ? " (best)" : "");
+    for (const auto& [opponent, result] : progress.evaluations) {
+      std::fprintf(stderr, " vs %s %.3f +- %.3f;", opponent.c_str(), result.win_rate,
+                   result.win_rate_ci95);
       if (curve.is_open())
-        curve << progress.episode << "," << progress.vs_random.win_rate << ","
-              << progress.vs_random.win_rate_ci95 << "," << progress.vs_random.mean_reward << ","
-              << progress.loss << "\n";
+        curve << progress.episode << "," << opponent << "," << result.games << "," << result.win_rate
+              << "," << result.win_rate_ci95 << "," << result.mean_score << "," << result.mean_reward
+              << "," << progress.loss << "\n"
+              << std::flush;
     }
+    std::fprintf(stderr, " fair share %.3f\n", 1.0 / players);
   });
   std::fprintf(stderr, "\n");
   if (!status.ok()) {
     std::fprintf(stderr, "training failed: %s\n", status.ToString().c_str());
     return 1;
   }
-  if (!absl::GetFlag(FLAGS_out).empty()) {
-    if (auto saved = trainer.policy().network().Save(absl::GetFlag(FLAGS_out)); !saved.ok()) {
+  if (!trainer.policy().AdvisorName().empty()) {
+    std::vector<double> margins;
+    for (absl::string_view text : absl::StrSplit(absl::GetFlag(FLAGS_tune_margins), ',', absl::SkipEmpty())) {
+      double margin = 0;
+      if (absl::SimpleAtod(text, &margin)) margins.push_back(margin);
+    }
+    if (!margins.empty()) {
+      auto tuned = trainer.TuneMargin(margins, absl::GetFlag(FLAGS_tune_games));
+      if (!tuned.ok()) {
+        std::fprintf(stderr, "margin tuning failed: %s\n", tuned.status().ToString().c_str());
+        return 1;
+      }
+      for (const auto& [margin, result] : *tuned) {
+        std::fprintf(stderr, "  margin %.3f: win rate %.3f +- %.3f\n", margin, result.win_rate,
+                     result.win_rate_ci95);
+        if (curve.is_open())
+          curve << "margin=" << margin << ",tuning," << result.games << "," << result.win_rate << ","
+                << result.win_rate_ci95 << "," << result.mean_score << "," << result.mean_reward << ",\n";
+      }
+      std::fprintf(stderr, "  kept margin %.3f\n", trainer.best().advice_margin());
+    }
+  }
+  for (const auto& [policy, path] : {std::pair{&trainer.best(), absl::GetFlag(FLAGS_out)},
+                                     std::pair{&trainer.policy(), absl::GetFlag(FLAGS_out_last)}}) {
+    if (auto saved = Save(*policy, path); !saved.ok()) {
       std::fprintf(stderr, "%s\n", saved.ToString().c_str());
       return 1;
     }
-    std::fprintf(stderr, "weights saved to %s\n", absl::GetFlag(FLAGS_out).c_str());
   }
   return 0;
 }

@@ -6,16 +6,13 @@
 namespace gavel::learn {
 namespace {
 
-int InputSize(const Game& game, const TrainConfig& config) {
+int InputSizeOf(const Game& game, const TrainConfig& config) {
   auto state = game.NewGame(config.players, config.seed, config.options);
   if (!state.ok()) return 0;
-  std::vector<Move> legal;
-  (*state)->LegalMoves(legal);
   v1::View view;
   (*state)->Observe((*state)->to_move(), &view);
-  Features features;
-  if (!game.Featurize(view, legal, &features).ok()) return 0;
-  return static_cast<int>(features.observation.size()) + features.move_size;
+  auto size = InputSize(game, view, !config.advisor_name.empty());
+  return size.ok() ? *size : 0;
 }
 
 std::vector<int> Layers(int input, const std::vector<int>& hidden) {
@@ -26,100 +23,127 @@ std::vector<int> Layers(int input, const std::vector<int>& hidden) {
 }
 
 Policy GreedyOf(const QPolicy& policy) {
-  return [&policy](const v1::View& view, std::span<const Move> legal, Rng&) {
-    return policy.Choose(view, legal);
-  };
+  return [&policy](const Turn& turn, Rng&) { return policy.Choose(turn); };
 }
+
+// The regression target of a seat's decisions: half its place reward, half its share of
+// the win, so the network values winning most but still learns from second places.
+std::vector<float> Targets(const Outcome& outcome) {
+  const std::vector<double> places = PlaceRewards(outcome);
+  int winners = 0;
+  for (int rank : outcome.ranks) winners += rank == 1;
+  std::vector<float> targets;
+  for (size_t seat = 0; seat < places.size(); ++seat) {
+    const double win = outcome.ranks[seat] == 1 ? 1.0 / winners : 0.0;
+    targets.push_back(static_cast<float>((places[seat] + win) / 2));
+  }
+  return targets;
+}
+
+double Interpolate(double from, double to, double fraction) { return from + (to - from) * fraction; }
 
 }  // namespace
 
 Trainer::Trainer(const Game& game, TrainConfig config)
     : game_(game),
       config_(std::move(config)),
-      policy_(game, Mlp(Layers(InputSize(game, config_), config_.hidden), config_.seed)),
+      policy_(game, Mlp(Layers(InputSizeOf(game, config_), config_.hidden), config_.seed),
+              config_.advisor_name, config_.advisor),
       rng_(Rng::FromSeed(config_.seed)) {
   policy_.mutable_network().metadata =
       absl::StrCat("game=", game.name(), "\nplayers=", config_.players, "\nseed=", config_.seed, "\n");
+  if (!config_.advisor_name.empty())
+    policy_.mutable_network().metadata += absl::StrCat("advice=", config_.advisor_name, "\n");
+  policy_.set_advice_margin(config_.advice_margin);
 }
 
 Policy Trainer::Greedy() const { return GreedyOf(policy_); }
 
-absl::Status Trainer::PlayEpisode(int episode, double epsilon) {
-  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
-  if (!created.ok()) return created.status();
-  State& state = **created;
-  // Who plays each seat: the learner, a snapshot, random, or an extra opponent.
-  enum Kind { kLearner, kSnapshot, kRandom, kExtra };
-  std::vector<Kind> kinds(state.seats(), kLearner);
-  std::vector<size_t> extra_index(state.seats(), 0);
-  std::vector<size_t> snapshot_index(state.seats(), 0);
-  const Seat anchor = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(state.seats())));
-  for (Seat seat = 0; seat < state.seats(); ++seat) {
+std::vector<Trainer::SeatPlan> Trainer::PlanSeats(int seats) {
+  std::vector<SeatPlan> plans(static_cast<size_t>(seats));
+  const Seat anchor = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(seats)));
+  for (Seat seat = 0; seat < seats; ++seat) {
     if (seat == anchor) continue;  // at least one learning seat per episode
+    SeatPlan& plan = plans[static_cast<size_t>(seat)];
     double draw = static_cast<double>(rng_.Below(1000000)) / 1e6;
     if ((draw -= config_.random_opponents) < 0) {
-      kinds[seat] = kRandom;
+      plan.seating = Seating::kRandom;
     } else if (!snapshots_.empty() && (draw -= config_.snapshot_opponents) < 0) {
-      kinds[seat] = kSnapshot;
-      snapshot_index[seat] = rng_.Below(static_cast<uint32_t>(snapshots_.size()));
+      plan.seating = Seating::kSnapshot;
+      plan.index = rng_.Below(static_cast<uint32_t>(snapshots_.size()));
     } else {
       for (size_t i = 0; i < config_.extra_opponents.size(); ++i) {
         if ((draw -= config_.extra_opponents[i].second) < 0) {
-          kinds[seat] = kExtra;
-          extra_index[seat] = i;
+          plan = {Seating::kExtra, i};
           break;
         }
       }
     }
   }
-  std::vector<std::vector<std::vector<float>>> decisions(state.seats());
+  return plans;
+}
+
+absl::StatusOr<size_t> Trainer::ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,
+                                          double guide_share) {
+  const auto legal = turn.legal();
+  auto index_of = [&](const absl::StatusOr<Move>& move) -> absl::StatusOr<size_t> {
+    if (!move.ok()) return move.status();
+    return static_cast<size_t>(std::find(legal.begin(), legal.end(), *move) - legal.begin());
+  };
+  const bool learner = plan.seating == Seating::kLearner;
+  if (plan.seating == Seating::kRandom || (learner && rng_.Below(1000000) < epsilon * 1e6))
+    return rng_.Below(static_cast<uint32_t>(legal.size()));
+  if (plan.seating == Seating::kExtra)
+    return index_of(config_.extra_opponents[plan.index].first.policy(turn, rng_));
+  if (learner && config_.guide && rng_.Below(1000000) < guide_share * 1e6)
+    return index_of(config_.guide->policy(turn, rng_));
+  const QPolicy& q = plan.seating == Seating::kSnapshot ? snapshots_[plan.index] : policy_;
+  return index_of(q.Choose(turn));
+}
+
+absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
+  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
+  if (!created.ok()) return created.status();
+  State& state = **created;
+  const std::vector<SeatPlan> plans = PlanSeats(state.seats());
+  std::vector<std::vector<std::vector<float>>> decisions(static_cast<size_t>(state.seats()));
   std::vector<Move> legal;
   Mlp::Matrix rows;
+  v1::View view;
   while (!state.finished()) {
     const Seat seat = state.to_move();
     state.LegalMoves(legal);
-    v1::View view;
+    view.Clear();
     state.Observe(seat, &view);
-    size_t chosen = 0;
-    if (kinds[seat] == kRandom || (kinds[seat] == kLearner && rng_.Below(1000000) < epsilon * 1e6)) {
-      chosen = rng_.Below(static_cast<uint32_t>(legal.size()));
-    } else if (kinds[seat] == kExtra) {
-      auto move = config_.extra_opponents[extra_index[seat]].first(view, legal, rng_);
-      if (!move.ok()) return move.status();
-      chosen = static_cast<size_t>(std::find(legal.begin(), legal.end(), *move) - legal.begin());
-    } else {
-      const QPolicy& q = kinds[seat] == kSnapshot ? snapshots_[snapshot_index[seat]] : policy_;
-      auto scores = q.Scores(view, legal);
-      if (!scores.ok()) return scores.status();
-      for (size_t i = 1; i < scores->size(); ++i)
-        if ((*scores)[i] > (*scores)[chosen]) chosen = i;
-    }
-    if (chosen >= legal.size()) return absl::InternalError("a policy chose an illegal move");
-    if (kinds[seat] == kLearner) {
-      if (auto status = FeatureRows(game_, view, std::span<const Move>(&legal[chosen], 1), &rows);
+    const SeatPlan& plan = plans[static_cast<size_t>(seat)];
+    const Turn turn(state, view, legal);
+    auto chosen = ChooseFor(plan, turn, epsilon, guide_share);
+    if (!chosen.ok()) return chosen.status();
+    if (*chosen >= legal.size()) return absl::InternalError("a policy chose an illegal move");
+    if (plan.seating == Seating::kLearner) {
+      if (auto status = policy_.Rows(turn, std::span<const Move>(&legal[*chosen], 1), &rows);
           !status.ok())
         return status;
-      decisions[seat].emplace_back(rows.data(), rows.data() + rows.cols());
+      decisions[static_cast<size_t>(seat)].emplace_back(rows.data(), rows.data() + rows.cols());
     }
-    state.ApplyLegal(legal[chosen], nullptr);
+    state.ApplyLegal(legal[*chosen], nullptr);
   }
-  const std::vector<double> rewards = PlaceRewards(state.outcome());
-  for (Seat seat = 0; seat < state.seats(); ++seat) {
-    for (auto& input : decisions[seat]) {
-      Sample sample{std::move(input), static_cast<float>(rewards[seat])};
-      if (buffer_.size() < static_cast<size_t>(config_.buffer_size)) {
-        buffer_.push_back(std::move(sample));
-      } else {
-        buffer_[next_slot_] = std::move(sample);
-        next_slot_ = (next_slot_ + 1) % buffer_.size();
-      }
-    }
-  }
-  (void)episode;
+  const std::vector<float> targets = Targets(state.outcome());
+  for (size_t seat = 0; seat < decisions.size(); ++seat)
+    for (auto& input : decisions[seat]) Store(Sample{std::move(input), targets[seat]});
   return absl::OkStatus();
 }
 
-float Trainer::TrainBatch() {
+void Trainer::Store(Sample sample) {
+  if (buffer_.size() < static_cast<size_t>(config_.buffer_size)) {
+    buffer_.push_back(std::move(sample));
+  } else {
+    buffer_[next_slot_] = std::move(sample);
+    next_slot_ = (next_slot_ + 1) % buffer_.size();
+  }
+}
+
+float Trainer::TrainBatch(float learning_rate) {
   if (buffer_.size() < static_cast<size_t>(config_.batch)) return 0;
   const int input = policy_.network().input_size();
   Mlp::Matrix inputs(config_.batch, input);
@@ -129,7 +153,48 @@ float Trainer::TrainBatch() {
     std::copy(sample.input.begin(), sample.input.end(), inputs.row(i).data());
     targets(i) = sample.target;
   }
-  return policy_.mutable_network().TrainStep(inputs, targets, config_.learning_rate);
+  return policy_.mutable_network().TrainStep(inputs, targets, learning_rate);
+}
+
+absl::Status Trainer::EvaluateNow(int episode, TrainProgress* report) {
+  std::vector<NamedPolicy> opponents = {{"random", RandomPolicy()}};
+  opponents.insert(opponents.end(), config_.eval_opponents.begin(), config_.eval_opponents.end());
+  for (const NamedPolicy& opponent : opponents) {
+    auto evaluation = Evaluate(game_, config_.players, config_.options, Greedy(), opponent.policy,
+                               config_.eval_games, config_.seed * 1000003 + episode,
+                               config_.eval_threads);
+    if (!evaluation.ok()) return evaluation.status();
+    report->evaluations.emplace_back(opponent.name, *evaluation);
+  }
+  // The selecting opponent: the first named one, else random.
+  const Evaluation& selecting = report->evaluations[opponents.size() > 1 ? 1 : 0].second;
+  if (selecting.win_rate > best_win_rate_) {
+    best_win_rate_ = selecting.win_rate;
+    best_ = policy_;
+    best_->mutable_network().metadata += absl::StrCat("episode=", episode, "\n");
+    report->best_so_far = true;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::pair<double, Evaluation>>> Trainer::TuneMargin(
+    const std::vector<double>& margins, int games) {
+  if (policy_.AdvisorName().empty()) return absl::FailedPreconditionError("the network takes no advice");
+  if (!best_) best_ = policy_;
+  const Policy opponent = config_.eval_opponents.empty() ? RandomPolicy() : config_.eval_opponents[0].policy;
+  std::vector<std::pair<double, Evaluation>> results;
+  double best_margin = best_->advice_margin(), best_rate = -1;
+  for (double margin : margins) {
+    QPolicy candidate = *best_;
+    candidate.set_advice_margin(margin);
+    auto evaluation = Evaluate(game_, config_.players, config_.options, GreedyOf(candidate), opponent,
+                               games, config_.seed * 7919 + 17, config_.eval_threads);
+    if (!evaluation.ok()) return evaluation.status();
+    results.emplace_back(margin, *evaluation);
+    if (evaluation->win_rate > best_rate) std::tie(best_rate, best_margin) = std::pair(evaluation->win_rate, margin);
+  }
+  best_->set_advice_margin(best_margin);
+  return results;
 }
 
 absl::Status Trainer::Run(const std::function<void(const TrainProgress&)>& progress) {
@@ -137,18 +202,18 @@ absl::Status Trainer::Run(const std::function<void(const TrainProgress&)>& progr
     return absl::InvalidArgumentError("cannot create the game to size the network");
   for (int episode = 1; episode <= config_.episodes; ++episode) {
     const double fraction = static_cast<double>(episode) / config_.episodes;
-    const double epsilon = config_.epsilon_start + (config_.epsilon_end - config_.epsilon_start) * fraction;
-    if (auto status = PlayEpisode(episode, epsilon); !status.ok()) return status;
+    const double epsilon = Interpolate(config_.epsilon_start, config_.epsilon_end, fraction);
+    const double guide_share = Interpolate(config_.guide_start, config_.guide_end, fraction);
+    if (auto status = PlayEpisode(epsilon, guide_share); !status.ok()) return status;
     TrainProgress report;
     report.episode = episode;
-    for (int step = 0; step < config_.train_steps_per_episode; ++step) report.loss = TrainBatch();
+    // The step size decays linearly to a tenth, to settle the noisy Monte-Carlo targets.
+    const float learning_rate = config_.learning_rate * static_cast<float>(1 - 0.9 * fraction);
+    for (int step = 0; step < config_.train_steps_per_episode; ++step)
+      report.loss = TrainBatch(learning_rate);
     if (episode % config_.snapshot_every == 0) snapshots_.push_back(policy_);
     if (episode % config_.eval_every == 0 || episode == config_.episodes) {
-      auto evaluation = Evaluate(game_, config_.players, config_.options, Greedy(), RandomPolicy(),
-                                 config_.eval_games, config_.seed * 1000003 + episode);
-      if (!evaluation.ok()) return evaluation.status();
-      report.evaluated = true;
-      report.vs_random = *evaluation;
+      if (auto status = EvaluateNow(episode, &report); !status.ok()) return status;
     }
     progress(report);
   }

@@ -1,9 +1,14 @@
 #pragma once
 // Self-play training of a Q(s, a) network (in the spirit of DouZero): episodes are played
 // with the in-process engine, every decision of a learning seat is recorded as (view
-// features + chosen move features), its target is that seat's final place reward, and the
-// network regresses the targets (Monte-Carlo returns). Opponents mix the current network,
-// older snapshots and random play; exploration is epsilon-greedy.
+// features + chosen move features), its target is that seat's final result (Monte-Carlo
+// return), and the network regresses the targets.
+//
+// The learning seats mostly play greedily on their own Q, with epsilon-random exploration;
+// a share of their decisions can be taken by a guide (e.g. Dirk), annealed away, so that
+// early on the network learns the value of sensible play and its greedy choice improves
+// on the guide (one step of policy iteration). Opponents mix the current network, older
+// snapshots, random play and named extra opponents.
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,31 +20,49 @@
 
 namespace gavel::learn {
 
+struct NamedPolicy {
+  std::string name;
+  Policy policy;
+};
+
 struct TrainConfig {
   int players = 0;
   OptionMap options;
   uint64_t seed = 1;
   int episodes = 2000;
   std::vector<int> hidden = {128, 64};
+  // Gives the network Dirk's (or another policy's) choice as a move feature; see QPolicy.
+  std::string advisor_name;
+  Advisor advisor;
   int batch = 256;
   float learning_rate = 1e-3f;
   int train_steps_per_episode = 2;
   int buffer_size = 200000;
   double epsilon_start = 0.3, epsilon_end = 0.02;
+  // Share of a learning seat's decisions the guide takes, from start to end of training.
+  std::optional<NamedPolicy> guide;
+  double guide_start = 0.5, guide_end = 0.0;
   double random_opponents = 0.2;    // share of opponent seats played at random
   double snapshot_opponents = 0.2;  // share played by an older snapshot
   int snapshot_every = 500;         // episodes between snapshots
-  int eval_every = 500;             // episodes between evaluations against random
+  // Extra opponents (e.g. dirk), each taking its share of opponent seats.
+  std::vector<std::pair<NamedPolicy, double>> extra_opponents;
+  int eval_every = 500;  // episodes between evaluations
   int eval_games = 200;
-  // Extra opponents (e.g. dirk) by share; each takes that share of opponent seats.
-  std::vector<std::pair<Policy, double>> extra_opponents;
+  int eval_threads = 1;
+  // The advice margin the learner plays with while training and is evaluated at.
+  double advice_margin = 0.05;
+  // Evaluated against random always, and against these; the first one (random if none)
+  // picks the best network seen.
+  std::vector<NamedPolicy> eval_opponents;
 };
 
 struct TrainProgress {
   int episode = 0;
   float loss = 0;
-  bool evaluated = false;
-  Evaluation vs_random;  // set when evaluated
+  // Set after an evaluation: the result against each evaluation opponent, in order.
+  std::vector<std::pair<std::string, Evaluation>> evaluations;
+  bool best_so_far = false;
 };
 
 class Trainer {
@@ -47,8 +70,15 @@ class Trainer {
   Trainer(const Game& game, TrainConfig config);
   // Runs every episode; `progress` is called after each one.
   absl::Status Run(const std::function<void(const TrainProgress&)>& progress);
+  // For an advised network: evaluates the best network at each margin against the
+  // selecting opponent (see QPolicy::advice_margin), keeps the best margin in it and its
+  // metadata, and returns every (margin, evaluation).
+  absl::StatusOr<std::vector<std::pair<double, Evaluation>>> TuneMargin(
+      const std::vector<double>& margins, int games);
+  // The network after the last episode, and the one that evaluated best.
   const QPolicy& policy() const { return policy_; }
-  // The policy as a Policy (greedy).
+  const QPolicy& best() const { return best_ ? *best_ : policy_; }
+  // The current network as a greedy Policy.
   Policy Greedy() const;
 
  private:
@@ -56,12 +86,24 @@ class Trainer {
     std::vector<float> input;
     float target;
   };
-  absl::Status PlayEpisode(int episode, double epsilon);
-  float TrainBatch();
+  enum class Seating { kLearner, kSnapshot, kRandom, kExtra };
+  struct SeatPlan {
+    Seating seating = Seating::kLearner;
+    size_t index = 0;  // which snapshot or extra opponent
+  };
+  std::vector<SeatPlan> PlanSeats(int seats);
+  absl::Status PlayEpisode(double epsilon, double guide_share);
+  absl::StatusOr<size_t> ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,
+                                   double guide_share);
+  void Store(Sample sample);
+  float TrainBatch(float learning_rate);
+  absl::Status EvaluateNow(int episode, TrainProgress* report);
 
   const Game& game_;
   TrainConfig config_;
   QPolicy policy_;
+  std::optional<QPolicy> best_;
+  double best_win_rate_ = -1;
   std::vector<QPolicy> snapshots_;
   std::vector<Sample> buffer_;
   size_t next_slot_ = 0;

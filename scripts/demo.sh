@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing and builds; plays random Sultan games through the
 # engine server with a client written from the .proto alone; then starts the engine
-# server, the arena and bot processes (C++ Dirk, C++ random, a Python random bot) on
-# loopback, runs a short tournament over every registered game, prints the standings and
-# stops everything.
+# server, the arena and bot processes (C++ Dirk, the learned bot, C++ random, a Python
+# random bot) on loopback, runs a short tournament over every registered game at four
+# seats, prints the standings and stops everything.
 #
 #   scripts/demo.sh          short tournament (DEALS=10 deals per game)
 #   scripts/demo.sh long     longer one (DEALS=100); DEALS=N sets any length
@@ -47,7 +47,7 @@ start_server engine engine_fd "$build_dir/service/gavel-engine" --listen=127.0.0
 engine_port=$port
 start_server arena arena_fd "$build_dir/service/arena/gavel-arena" --listen=127.0.0.1:0 \
   --engine="127.0.0.1:$engine_port" --db="$work/arena.db" --tournament --exit_after_tournament \
-  --wait_for_bots=3 --deals="$deals" --log_level=warn
+  --wait_for_bots=4 --deals="$deals" --log_level=warn
 arena=127.0.0.1:$port
 arena_pid=$server_pid
 games=$("$build_dir/service/arena/gavel-arena" games)
@@ -55,6 +55,9 @@ echo "engine on port $engine_port, arena on port $port; games: $games; $deals de
 
 "$build_dir/bots/gavel-bot" --policy=dirk --name=dirk --arena="$arena" \
   --log_level=warn 2>"$work/dirk.log" &
+pids+=($!)
+"$build_dir/bots/gavel-bot" --policy=learned --name=learned --weights=weights --arena="$arena" \
+  --log_level=warn 2>"$work/learned.log" &
 pids+=($!)
 "$build_dir/bots/gavel-bot" --policy=random --name=random --arena="$arena" \
   --log_level=warn 2>"$work/random.log" &

@@ -107,12 +107,7 @@ TEST(Ismcts, ChoosesLegalMovesAndBeatsRandomInSultan) {
   const Game& game = *FindGame("sultan");
   IsmctsOptions options;
   options.iterations = 150;
-  Policy search = [&](const v1::View& view, std::span<const Move> legal, Rng& rng) {
-    IsmctsOptions seeded = options;
-    seeded.seed = rng.Next();
-    return IsmctsChoose(game, view, legal, seeded);
-  };
-  auto evaluation = Evaluate(game, 3, {}, search, RandomPolicy(), 30, 7);
+  auto evaluation = Evaluate(game, 3, {}, IsmctsPolicy(game, options), RandomPolicy(), 30, 7);
   ASSERT_TRUE(evaluation.ok()) << evaluation.status();
   std::printf("ismcts(150) vs random, sultan 3p, 30 games: win rate %.2f +- %.2f\n",
               evaluation->win_rate, evaluation->win_rate_ci95);
@@ -167,7 +162,7 @@ TEST(Trainer, ShortRunImprovesOverRandom) {
   }
   Trainer trainer(game, config);
   ASSERT_TRUE(trainer.Run([&](const TrainProgress& progress) {
-    if (progress.evaluated) after = progress.vs_random;
+    if (!progress.evaluations.empty()) after = progress.evaluations.front().second;
   }).ok());
   std::printf("sultan 3p vs random: untrained %.2f, after %d episodes %.2f +- %.2f\n",
               before.win_rate, config.episodes, after.win_rate, after.win_rate_ci95);

@@ -10,6 +10,9 @@ fail=0
 for package in libgrpc++1.51 libprotobuf32 libc6; do
   grep -qx "$package" "$out/packages.txt" || { echo "FAIL: $package missing from packages.txt"; fail=1; }
 done
+# The learned bot's weights, one file per game, load in the collected bot.
+weights=$(ls "$out/share/gavel/weights"/*.gmlp 2>/dev/null | wc -l)
+((weights >= 5)) || { echo "FAIL: $weights weights files collected, expected 5"; fail=1; }
 # Every listed package is a real installed Debian package.
 while read -r package; do
   dpkg-query -W "$package" >/dev/null 2>&1 || { echo "FAIL: $package is not a package"; fail=1; }

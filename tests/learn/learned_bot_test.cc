@@ -1,0 +1,191 @@
+// The learned bot: the repository's weights load and play legal moves in every game,
+// deterministically; tables without a network fall back to Dirk; bad weights folders and
+// files give clear errors; advised networks follow their advice at a large margin; the
+// trainer is reproducible from its seed.
+#include <filesystem>
+#include <fstream>
+
+#include "bots/in_process.h"
+#include "engine/core/registry.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "learn/trainer.h"
+
+namespace gavel::bots {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A fresh folder under the test's temporary directory.
+std::string Folder(const std::string& name) {
+  const std::string path = ::testing::TempDir() + "/learned_" + name;
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+const LearnedPolicy& RepositoryWeights() {
+  static const auto* learned = [] {
+    auto loaded = LearnedPolicy::Load(GAVEL_WEIGHTS_DIR);
+    EXPECT_TRUE(loaded.ok()) << loaded.status();
+    return loaded.ok() ? loaded->release() : nullptr;
+  }();
+  return *learned;
+}
+
+TEST(LearnedBot, HasWeightsForEveryGame) {
+  std::vector<std::string> expected;
+  for (const Game* game : AllGames()) expected.push_back(game->name());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(RepositoryWeights().Games(), expected);
+}
+
+// Every seat learned, four players (the trained tables): legal moves to the end (PlayGame
+// refuses illegal ones), the same game twice from the same seed.
+TEST(LearnedBot, PlaysLegalMovesDeterministicallyInEveryGame) {
+  const learn::Policy learned = LearnedInProcess(RepositoryWeights());
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    auto state = std::move(*game->NewGame(4, 5, {}));
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    EXPECT_TRUE(RepositoryWeights().HasNetworkFor(view));
+    const std::vector<learn::Policy> seats(8, learned);
+    Rng first_rng(3), second_rng(3);
+    auto first = learn::PlayGame(*game, learn::Match{4, {}, 21}, seats, first_rng);
+    auto second = learn::PlayGame(*game, learn::Match{4, {}, 21}, seats, second_rng);
+    ASSERT_TRUE(first.ok()) << first.status();
+    ASSERT_TRUE(second.ok()) << second.status();
+    EXPECT_EQ(first->scores, second->scores);
+    EXPECT_EQ(first->ranks, second->ranks);
+  }
+}
+
+// A table no network was trained for is played by Dirk's rules, move for move.
+TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
+  const Game& game = *FindGame("sultan");
+  auto state = std::move(*game.NewGame(3, 8, {}));
+  auto dirk = DirkInProcess("sultan");
+  ASSERT_TRUE(dirk.ok());
+  Rng rng(1);
+  std::vector<Move> legal;
+  for (int step = 0; step < 40 && !state->finished(); ++step) {
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    const learn::Turn turn(*state, view, legal);
+    EXPECT_FALSE(RepositoryWeights().HasNetworkFor(view));
+    auto learned = RepositoryWeights().ChooseOrError(view, turn.Described());
+    ASSERT_TRUE(learned.ok()) << learned.status();
+    const Move expected = *(*dirk)(turn, rng);
+    EXPECT_EQ(*learned, expected.id);
+    state->ApplyLegal(expected, nullptr);
+  }
+}
+
+TEST(LearnedBot, MissingOrEmptyFolderIsAClearError) {
+  auto missing = LearnedPolicy::Load(::testing::TempDir() + "/no_such_weights");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("no_such_weights"));
+  auto empty = LearnedPolicy::Load(Folder("empty"));
+  EXPECT_EQ(empty.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(empty.status().message()), HasSubstr("<game>-<players>p.gmlp"));
+}
+
+TEST(LearnedBot, CorruptOrForeignWeightsAreClearErrors) {
+  const std::string bytes = Slurp(std::string(GAVEL_WEIGHTS_DIR) + "/sultan-4p.gmlp");
+  ASSERT_GT(bytes.size(), 100u);
+
+  const std::string truncated = Folder("truncated");
+  std::ofstream(truncated + "/sultan-4p.gmlp", std::ios::binary) << bytes.substr(0, bytes.size() / 3);
+  EXPECT_EQ(LearnedPolicy::Load(truncated).status().code(), absl::StatusCode::kDataLoss);
+
+  const std::string unknown = Folder("unknown");
+  std::ofstream(unknown + "/chess-4p.gmlp", std::ios::binary) << bytes;
+  auto no_game = LearnedPolicy::Load(unknown);
+  EXPECT_EQ(no_game.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(no_game.status().message()), HasSubstr("chess"));
+
+  const std::string renamed = Folder("renamed");  // Sultan's weights under Carat's name
+  std::ofstream(renamed + "/carat-4p.gmlp", std::ios::binary) << bytes;
+  EXPECT_EQ(LearnedPolicy::Load(renamed).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(LearnedBot, UnknownAdvisorIsAClearError) {
+  learn::Mlp network({4, 1}, 1);
+  network.metadata = "game=sultan\nadvice=oracle\n";
+  const std::string folder = Folder("advisor");
+  ASSERT_TRUE(network.Save(folder + "/sultan-4p.gmlp").ok());
+  auto loaded = LearnedPolicy::Load(folder);
+  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(loaded.status().message()), HasSubstr("oracle"));
+}
+
+// With a margin no Q difference can exceed, an advised network plays exactly its advice;
+// the margin is saved with the weights.
+TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
+  const Game& game = *FindGame("carat");
+  learn::TrainConfig config;
+  config.players = 4;
+  config.episodes = 0;
+  config.advisor_name = "dirk";
+  config.advisor = *DirkAdvisor("carat");
+  learn::Trainer trainer(game, config);
+  learn::QPolicy network = trainer.policy();
+  network.set_advice_margin(1e9);
+  const std::string path = Folder("margin") + "/carat-4p.gmlp";
+  ASSERT_TRUE(network.Save(path).ok());
+  auto loaded = learn::QPolicy::Load(game, path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->AdvisorName(), "dirk");
+  EXPECT_EQ(loaded->advice_margin(), 1e9);
+
+  auto dirk = DirkInProcess("carat");
+  auto state = std::move(*game.NewGame(4, 4, {}));
+  Rng rng(1);
+  std::vector<Move> legal;
+  while (!state->finished()) {
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    const learn::Turn turn(*state, view, legal);
+    auto chosen = network.Choose(turn);
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    ASSERT_EQ(*chosen, *(*dirk)(turn, rng));
+    state->ApplyLegal(*chosen, nullptr);
+  }
+}
+
+// Same configuration and seed: byte-identical weights.
+TEST(Trainer, SameSeedGivesTheSameWeights) {
+  const Game& game = *FindGame("mercado");
+  std::string saved[2];
+  for (std::string& bytes : saved) {
+    learn::TrainConfig config;
+    config.players = 4;
+    config.seed = 12;
+    config.episodes = 40;
+    config.batch = 64;
+    config.eval_every = 40;
+    config.eval_games = 8;
+    config.advisor_name = "dirk";
+    config.advisor = *DirkAdvisor("mercado");
+    config.guide = learn::NamedPolicy{"dirk", *DirkInProcess("mercado")};
+    config.extra_opponents.emplace_back(learn::NamedPolicy{"dirk", *DirkInProcess("mercado")}, 0.5);
+    learn::Trainer trainer(game, config);
+    ASSERT_TRUE(trainer.Run([](const learn::TrainProgress&) {}).ok());
+    const std::string path = Folder("same_seed") + "/mercado-4p.gmlp";
+    ASSERT_TRUE(trainer.best().Save(path).ok());
+    bytes = Slurp(path);
+  }
+  EXPECT_FALSE(saved[0].empty());
+  EXPECT_EQ(saved[0], saved[1]);
+}
+
+}  // namespace
+}  // namespace gavel::bots
