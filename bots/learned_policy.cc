@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "bots/dirk/dirk.h"
 #include "bots/in_process.h"
@@ -19,10 +20,23 @@ std::vector<Move> Ids(const LegalMoves& legal) {
   return ids;
 }
 
-// The network's input count for `view`, or 0 when the view cannot be featurized.
-int InputSizeFor(const learn::QPolicy& network, const Game& game, const v1::View& view) {
-  auto size = learn::InputSize(game, view, !network.AdvisorName().empty());
-  return size.ok() ? *size : 0;
+// The seats of the table a view is from (automata included), or 0 for a view that does
+// not decode.
+int SeatsOf(const Game& game, const v1::View& view) {
+  auto state = game.Resample(view, 0);
+  return state.ok() ? (*state)->seats() : 0;
+}
+
+// The seats of the table a network was trained for, from its metadata.
+absl::StatusOr<int> TrainedSeats(const Game& game, const learn::QPolicy& network,
+                                 const std::string& path) {
+  int players = 0;
+  if (!absl::SimpleAtoi(network.Metadata("players"), &players))
+    return absl::DataLossError(absl::StrCat(path, ": the metadata has no player count"));
+  auto state = game.NewGame(players, 1, {});
+  if (!state.ok())
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
+  return (*state)->seats();
 }
 
 }  // namespace
@@ -53,7 +67,9 @@ absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::st
       return absl::InvalidArgumentError(absl::StrCat(entry.path().string(), " needs the advisor ",
                                                      network->AdvisorName(), ", which this build lacks"));
     }
-    policy->networks_[game->name()].push_back(std::move(*network));
+    auto seats = TrainedSeats(*game, *network, entry.path().string());
+    if (!seats.ok()) return seats.status();
+    policy->networks_[game->name()].push_back(Network{*seats, std::move(*network)});
   }
   if (policy->networks_.empty())
     return absl::NotFoundError(absl::StrCat("no <game>-<players>p.gmlp weights file in ", folder));
@@ -69,9 +85,9 @@ std::vector<std::string> LearnedPolicy::Games() const {
 const learn::QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   auto it = networks_.find(view.game());
   if (it == networks_.end()) return nullptr;
-  const Game& game = *FindGame(view.game());
-  for (const learn::QPolicy& network : it->second)
-    if (network.network().input_size() == InputSizeFor(network, game, view)) return &network;
+  const int seats = SeatsOf(*FindGame(view.game()), view);
+  for (const Network& network : it->second)
+    if (network.seats == seats) return &network.policy;
   return nullptr;
 }
 
@@ -91,12 +107,10 @@ absl::StatusOr<uint32_t> LearnedPolicy::ChooseOrError(const v1::View& view,
     return absl::NotFoundError(absl::StrCat("no network and no Dirk rules for ", view.game()));
   {
     std::lock_guard lock(warned_mutex_);
-    Features features;
-    (void)FindGame(view.game())->Featurize(view, {}, &features);
-    const std::string key = absl::StrCat(view.game(), "/", features.observation.size());
-    if (warned_.insert(key).second)
-      spdlog::warn("no network for this {} table (observation size {}); playing Dirk's rules",
-                   std::string(view.game()), features.observation.size());
+    const int seats = SeatsOf(*FindGame(view.game()), view);
+    if (warned_.insert(absl::StrCat(view.game(), "/", seats)).second)
+      spdlog::warn("no network for {} at {} seats; playing Dirk's rules", std::string(view.game()),
+                   seats);
   }
   return dirk->second(view, legal);
 }

@@ -1,9 +1,9 @@
 #pragma once
-// The learned bot: Q(s, a) networks trained by self-play (learn/, gavel-train), one weights
-// file per game and player count, `<game>-<players>p.gmlp` in a weights folder. A view is
-// played by the network of its game whose input size matches the view's features (the
-// features' size is fixed per game and player count). A table no network was trained for
-// is played by Dirk's rules, with a warning in the log, so the bot never stalls a match.
+// The learned bot: Q(s, a) networks trained by gavel-train (learn/), one weights file per
+// game and player count, `<game>-<players>p.gmlp` in a weights folder. A view is played by
+// the network of its game trained for its table's seat count (read from a state resampled
+// from the view). A table no network was trained for is played by Dirk's rules, with a
+// warning in the log, so the bot never stalls a match.
 // Networks trained with Dirk's advice (metadata `advice=dirk`) get Dirk as their advisor.
 #include <map>
 #include <mutex>
@@ -35,7 +35,11 @@ class LearnedPolicy final : public Policy {
   LearnedPolicy() = default;
   const learn::QPolicy* NetworkFor(const v1::View& view) const;
 
-  std::map<std::string, std::vector<learn::QPolicy>> networks_;  // by game
+  struct Network {
+    int seats = 0;  // of the table it was trained for, automata included
+    learn::QPolicy policy;
+  };
+  std::map<std::string, std::vector<Network>> networks_;  // by game
   mutable std::mutex warned_mutex_;
   mutable std::set<std::string> warned_;
 };

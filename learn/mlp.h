@@ -7,7 +7,9 @@
 //   magic "GAVELMLP", uint32 version = 1, uint32 layer count L,
 //   uint32 sizes[L + 1] (input size first, 1 last),
 //   for each layer: float32 weights[out][in] row-major, float32 bias[out],
-//   uint32 metadata length, metadata bytes (UTF-8 text: game, players, training seed, ...).
+//   uint32 metadata length, metadata bytes: UTF-8 `key=value` lines. gavel-train writes
+//   game, players, seed, episode (of the kept network), advice (the advisor, e.g. dirk) and
+//   margin (see learn/q_policy.h); readers ignore keys they do not know.
 #include <cstdint>
 #include <string>
 #include <vector>

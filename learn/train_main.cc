@@ -19,13 +19,19 @@
 #include "learn/trainer.h"
 
 ABSL_FLAG(std::string, game, "sultan", "game to train");
+ABSL_FLAG(std::string, method, "rollouts",
+          "rollouts (paired rollouts of Dirk's games, see learn/trainer.h) or selfplay");
+ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
+ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
+ABSL_FLAG(int, candidates, 6, "rollouts: moves compared per decision, the advice included");
 ABSL_FLAG(int, players, 4, "player count");
 ABSL_FLAG(std::string, options, "", "game options, name=value,name=value");
 ABSL_FLAG(uint64_t, seed, 1, "training seed");
 ABSL_FLAG(int, episodes, 20000, "self-play games");
 ABSL_FLAG(std::string, hidden, "256,128", "hidden layer sizes");
 ABSL_FLAG(double, learning_rate, 5e-4, "Adam step size");
-ABSL_FLAG(int, train_steps, 2, "training batches per episode");
+ABSL_FLAG(double, sample_reuse, 4, "times each sample is drawn for training, on average");
+ABSL_FLAG(int, train_steps, 0, "> 0: training batches per episode, instead of --sample_reuse");
 ABSL_FLAG(std::string, advice, "dirk", "advisor whose choice is a move feature (dirk or none)");
 ABSL_FLAG(std::string, guide, "dirk", "policy taking a share of the learner's decisions early on (dirk or none)");
 ABSL_FLAG(double, guide_start, 0.8, "the guide's share of the learner's decisions at the start");
@@ -61,9 +67,21 @@ absl::StatusOr<NamedPolicy> Named(const std::string& name, const std::string& ga
 absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& game) {
   gavel::learn::TrainConfig config;
   config.players = absl::GetFlag(FLAGS_players);
+  if (absl::GetFlag(FLAGS_method) == "rollouts") {
+    config.method = gavel::learn::TrainMethod::kRollouts;
+    auto base = Named("dirk", game.name());
+    if (!base.ok()) return base.status();
+    config.base = *base;
+    config.sample_rate = absl::GetFlag(FLAGS_sample_rate);
+    config.rollouts = absl::GetFlag(FLAGS_rollouts);
+    config.candidates = absl::GetFlag(FLAGS_candidates);
+  } else if (absl::GetFlag(FLAGS_method) != "selfplay") {
+    return absl::InvalidArgumentError("--method is rollouts or selfplay");
+  }
   config.seed = absl::GetFlag(FLAGS_seed);
   config.episodes = absl::GetFlag(FLAGS_episodes);
   config.learning_rate = static_cast<float>(absl::GetFlag(FLAGS_learning_rate));
+  config.sample_reuse = absl::GetFlag(FLAGS_sample_reuse);
   config.train_steps_per_episode = absl::GetFlag(FLAGS_train_steps);
   config.random_opponents = absl::GetFlag(FLAGS_random_opponents);
   config.snapshot_opponents = absl::GetFlag(FLAGS_snapshot_opponents);

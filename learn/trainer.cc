@@ -134,7 +134,83 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<float> Trainer::PlayOut(const State& world, Move first, Seat seat, uint64_t seed) {
+  std::unique_ptr<State> state = world.Clone();
+  if (auto status = state->Apply(first); !status.ok()) return status;
+  Rng rng(Rng::FromSeed(seed));
+  std::vector<Move> legal;
+  v1::View view;
+  while (!state->finished()) {
+    state->LegalMoves(legal);
+    view.Clear();
+    state->Observe(state->to_move(), &view);
+    auto move = config_.base->policy(Turn(*state, view, legal), rng);
+    if (!move.ok()) return move.status();
+    state->ApplyLegal(*move, nullptr);
+  }
+  return Targets(state->outcome())[static_cast<size_t>(seat)];
+}
+
+absl::Status Trainer::CompareMoves(const Turn& turn, Seat seat) {
+  std::optional<Move> advice;
+  Mlp::Matrix rows;
+  if (auto status = policy_.Rows(turn, {}, &rows, &advice); !status.ok()) return status;
+  // The moves compared: the advice (or, unadvised, a random move) and distinct others.
+  std::vector<Move> others(turn.legal().begin(), turn.legal().end());
+  rng_.Shuffle(others.data(), static_cast<int>(others.size()));
+  const Move reference = advice.value_or(others.front());
+  std::vector<Move> moves = {reference};
+  for (Move move : others)
+    if (move != reference && moves.size() < static_cast<size_t>(config_.candidates)) moves.push_back(move);
+  std::vector<double> totals(moves.size(), 0);
+  for (int world_index = 0; world_index < config_.rollouts; ++world_index) {
+    const uint64_t seed = rng_.Next();
+    auto world = game_.Resample(turn.view(), seed);
+    if (!world.ok()) return world.status();
+    for (size_t i = 0; i < moves.size(); ++i) {
+      auto result = PlayOut(**world, moves[i], seat, seed);  // same seed: paired worlds
+      if (!result.ok()) return result.status();
+      totals[i] += *result;
+    }
+  }
+  if (auto status = policy_.Rows(turn, moves, &rows); !status.ok()) return status;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
+    Store(Sample{std::vector<float>(row, row + rows.cols()),
+                 static_cast<float>((totals[i] - totals[0]) / config_.rollouts)});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Trainer::RolloutEpisode(double epsilon) {
+  if (!config_.base) return absl::InvalidArgumentError("rollout training needs a base policy");
+  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
+  if (!created.ok()) return created.status();
+  State& state = **created;
+  std::vector<Move> legal;
+  v1::View view;
+  while (!state.finished()) {
+    const Seat seat = state.to_move();
+    state.LegalMoves(legal);
+    view.Clear();
+    state.Observe(seat, &view);
+    const Turn turn(state, view, legal);
+    if (legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
+      if (auto status = CompareMoves(turn, seat); !status.ok()) return status;
+    // The base game goes on with the base policy, sometimes at random to widen the states seen.
+    Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
+    if (rng_.Below(1000000) >= epsilon * 1e6) {
+      auto chosen = config_.base->policy(turn, rng_);
+      if (!chosen.ok()) return chosen.status();
+      move = *chosen;
+    }
+    if (auto status = state.Apply(move); !status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
 void Trainer::Store(Sample sample) {
+  pending_steps_ += config_.sample_reuse / config_.batch;
   if (buffer_.size() < static_cast<size_t>(config_.buffer_size)) {
     buffer_.push_back(std::move(sample));
   } else {
@@ -204,13 +280,16 @@ absl::Status Trainer::Run(const std::function<void(const TrainProgress&)>& progr
     const double fraction = static_cast<double>(episode) / config_.episodes;
     const double epsilon = Interpolate(config_.epsilon_start, config_.epsilon_end, fraction);
     const double guide_share = Interpolate(config_.guide_start, config_.guide_end, fraction);
-    if (auto status = PlayEpisode(epsilon, guide_share); !status.ok()) return status;
+    const absl::Status played = config_.method == TrainMethod::kRollouts
+                                    ? RolloutEpisode(epsilon)
+                                    : PlayEpisode(epsilon, guide_share);
+    if (!played.ok()) return played;
     TrainProgress report;
     report.episode = episode;
     // The step size decays linearly to a tenth, to settle the noisy Monte-Carlo targets.
     const float learning_rate = config_.learning_rate * static_cast<float>(1 - 0.9 * fraction);
-    for (int step = 0; step < config_.train_steps_per_episode; ++step)
-      report.loss = TrainBatch(learning_rate);
+    if (config_.train_steps_per_episode > 0) pending_steps_ = config_.train_steps_per_episode;
+    for (; pending_steps_ >= 1; pending_steps_ -= 1) report.loss = TrainBatch(learning_rate);
     if (episode % config_.snapshot_every == 0) snapshots_.push_back(policy_);
     if (episode % config_.eval_every == 0 || episode == config_.episodes) {
       if (auto status = EvaluateNow(episode, &report); !status.ok()) return status;

@@ -25,7 +25,19 @@ struct NamedPolicy {
   Policy policy;
 };
 
+// How the learner's training samples are made.
+enum class TrainMethod {
+  // Self-play episodes; each decision's target is the seat's own final result.
+  kSelfPlay,
+  // Rollout policy improvement (Tesauro and Galperin 1996), distilled: at sampled decisions
+  // of `base` games, a few moves (the advice among them) are each played out in the same
+  // resampled worlds by `base` at every seat; a move's target is its mean result minus the
+  // advice's. The paired worlds cancel most of the luck that swamps self-play targets.
+  kRollouts,
+};
+
 struct TrainConfig {
+  TrainMethod method = TrainMethod::kSelfPlay;
   int players = 0;
   OptionMap options;
   uint64_t seed = 1;
@@ -36,12 +48,21 @@ struct TrainConfig {
   Advisor advisor;
   int batch = 256;
   float learning_rate = 1e-3f;
-  int train_steps_per_episode = 2;
+  // Training batches after each episode: enough for every new sample to be drawn about
+  // `sample_reuse` times (more only fits the noise of the targets).
+  double sample_reuse = 4;
+  int train_steps_per_episode = 0;  // > 0: this many batches per episode instead
   int buffer_size = 200000;
   double epsilon_start = 0.3, epsilon_end = 0.02;
   // Share of a learning seat's decisions the guide takes, from start to end of training.
   std::optional<NamedPolicy> guide;
   double guide_start = 0.5, guide_end = 0.0;
+  // kRollouts: the policy of every seat in base games and rollouts, the decisions sampled,
+  // the worlds each sampled decision is played out in, the moves compared per decision.
+  std::optional<NamedPolicy> base;
+  double sample_rate = 0.1;
+  int rollouts = 8;
+  int candidates = 6;
   double random_opponents = 0.2;    // share of opponent seats played at random
   double snapshot_opponents = 0.2;  // share played by an older snapshot
   int snapshot_every = 500;         // episodes between snapshots
@@ -93,6 +114,9 @@ class Trainer {
   };
   std::vector<SeatPlan> PlanSeats(int seats);
   absl::Status PlayEpisode(double epsilon, double guide_share);
+  absl::Status RolloutEpisode(double epsilon);
+  absl::Status CompareMoves(const Turn& turn, Seat seat);
+  absl::StatusOr<float> PlayOut(const State& world, Move first, Seat seat, uint64_t seed);
   absl::StatusOr<size_t> ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,
                                    double guide_share);
   void Store(Sample sample);
@@ -107,6 +131,7 @@ class Trainer {
   std::vector<QPolicy> snapshots_;
   std::vector<Sample> buffer_;
   size_t next_slot_ = 0;
+  double pending_steps_ = 0;
   Rng rng_;
 };
 
