@@ -85,9 +85,14 @@ std::vector<std::string> LearnedPolicy::Games() const {
 const learn::QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   auto it = networks_.find(view.game());
   if (it == networks_.end()) return nullptr;
-  const int seats = SeatsOf(*FindGame(view.game()), view);
-  for (const Network& network : it->second)
-    if (network.seats == seats) return &network.policy;
+  const Game& game = *FindGame(view.game());
+  const int seats = SeatsOf(game, view);
+  for (const Network& network : it->second) {
+    if (network.seats != seats) continue;
+    // Weights made for another feature layout are never fed features they do not fit.
+    auto size = learn::InputSize(game, view, !network.policy.AdvisorName().empty());
+    if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
+  }
   return nullptr;
 }
 

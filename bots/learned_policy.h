@@ -2,7 +2,7 @@
 // The learned bot: Q(s, a) networks trained by gavel-train (learn/), one weights file per
 // game and player count, `<game>-<players>p.gmlp` in a weights folder. A view is played by
 // the network of its game trained for its table's seat count (read from a state resampled
-// from the view). A table no network was trained for is played by Dirk's rules, with a
+// from the view) whose input size fits the view's features. A table no network was trained for is played by Dirk's rules, with a
 // warning in the log, so the bot never stalls a match.
 // Networks trained with Dirk's advice (metadata `advice=dirk`) get Dirk as their advisor.
 #include <map>

@@ -66,11 +66,13 @@ TEST(LearnedBot, PlaysLegalMovesDeterministicallyInEveryGame) {
   }
 }
 
-// A table no network was trained for is played by Dirk's rules, move for move.
-TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
-  const Game& game = *FindGame("sultan");
-  auto state = std::move(*game.NewGame(3, 8, {}));
-  auto dirk = DirkInProcess("sultan");
+// A table no network was trained for is played by Dirk's rules, move for move: another
+// seat count, or weights whose input size does not fit the game's features.
+void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name, int players) {
+  SCOPED_TRACE(game_name);
+  const Game& game = *FindGame(game_name);
+  auto state = std::move(*game.NewGame(players, 8, {}));
+  auto dirk = DirkInProcess(game_name);
   ASSERT_TRUE(dirk.ok());
   Rng rng(1);
   std::vector<Move> legal;
@@ -79,13 +81,24 @@ TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
     v1::View view;
     state->Observe(state->to_move(), &view);
     const learn::Turn turn(*state, view, legal);
-    EXPECT_FALSE(RepositoryWeights().HasNetworkFor(view));
-    auto learned = RepositoryWeights().ChooseOrError(view, turn.Described());
-    ASSERT_TRUE(learned.ok()) << learned.status();
+    EXPECT_FALSE(learned.HasNetworkFor(view));
+    auto chosen = learned.ChooseOrError(view, turn.Described());
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
     const Move expected = *(*dirk)(turn, rng);
-    EXPECT_EQ(*learned, expected.id);
+    EXPECT_EQ(*chosen, expected.id);
     state->ApplyLegal(expected, nullptr);
   }
+}
+
+TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
+  ExpectDirkMoves(RepositoryWeights(), "sultan", 3);
+  learn::Mlp misfit({7, 4, 1}, 1);
+  misfit.metadata = "game=sultan\nplayers=4\n";
+  const std::string folder = Folder("misfit");
+  ASSERT_TRUE(misfit.Save(folder + "/sultan-4p.gmlp").ok());
+  auto loaded = LearnedPolicy::Load(folder);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ExpectDirkMoves(**loaded, "sultan", 4);
 }
 
 TEST(LearnedBot, MissingOrEmptyFolderIsAClearError) {
