@@ -33,5 +33,13 @@ fi
 # The manifest validator's npm packages, pinned by k8s/validate/package-lock.json.
 cd "$(dirname "$0")/../k8s/validate"
 if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules ]]; then
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  # The registry sometimes stalls a download; a stalled attempt is retried, not fatal.
+  for attempt in 1 2 3 4 5; do
+    npm ci --no-audit --no-fund --loglevel=error --fetch-retries=5 \
+      --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=60000 --fetch-timeout=120000 \
+      >/dev/null && break
+    ((attempt < 5)) || { rm -rf node_modules; echo "npm ci failed $attempt times" >&2; exit 1; }
+    echo "npm ci attempt $attempt failed; retrying in $((attempt * 10)) s" >&2
+    sleep $((attempt * 10))
+  done
 fi
