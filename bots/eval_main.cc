@@ -21,16 +21,21 @@
 #include "bots/in_process.h"
 #include "engine/core/registry.h"
 #include "learn/ismcts.h"
+#include "learn/rollout.h"
 
 ABSL_FLAG(std::string, weights, "weights", "the learned bot's weights folder");
 ABSL_FLAG(std::string, games, "", "comma-separated games (empty: every game with weights)");
 ABSL_FLAG(int, players, 4, "player count of every table");
 ABSL_FLAG(int, games_per_matchup, 2000, "seeded games per matchup and game");
 ABSL_FLAG(std::string, matchups, "learned-dirk,learned-random,learned-ismcts,dirk-random",
-          "candidate-opponent pairs of learned, dirk, random, ismcts");
+          "candidate-opponent pairs of learned, dirk, random, ismcts, rollout (Dirk improved by "
+          "paired rollouts, learn/rollout.h)");
 ABSL_FLAG(int, ismcts_iterations, 100, "ismcts: iterations per move");
 ABSL_FLAG(std::string, ismcts_iterations_for, "",
           "per-game ismcts iterations overriding --ismcts_iterations, e.g. morgenland=10,mercado=30");
+ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
+ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
+ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
 ABSL_FLAG(int, threads, 2, "games played at once");
 ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
@@ -67,6 +72,7 @@ int IsmctsIterations(const std::string& game) {
 
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
+  if (name == "rollout") return absl::StrFormat("rollout (%d worlds)", absl::GetFlag(FLAGS_rollout_worlds));
   return name == "ismcts" ? absl::StrFormat("ismcts (%d it.)", IsmctsIterations(game)) : name;
 }
 
@@ -75,6 +81,15 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
   if (name == "learned") return timer.Wrap(gavel::bots::LearnedInProcess(learned));
   if (name == "dirk") return gavel::bots::DirkInProcess(game.name());
   if (name == "random") return gavel::learn::RandomPolicy();
+  if (name == "rollout") {
+    auto dirk = gavel::bots::DirkInProcess(game.name());
+    if (!dirk.ok()) return dirk.status();
+    gavel::learn::RolloutOptions options;
+    options.worlds = absl::GetFlag(FLAGS_rollout_worlds);
+    options.candidates = absl::GetFlag(FLAGS_rollout_candidates);
+    options.min_z = absl::GetFlag(FLAGS_rollout_min_z);
+    return gavel::learn::RolloutPolicy(game, *dirk, options);
+  }
   if (name == "ismcts") {
     gavel::learn::IsmctsOptions options;
     options.iterations = IsmctsIterations(game.name());
@@ -133,7 +148,7 @@ int main(int argc, char** argv) {
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const std::string row = absl::StrFormat(
-          "| %s | %s | %s | %.3f (%.3f–%.3f) | %.3f | %.2f (%.2f–%.2f) |\n", name, pair[0],
+          "| %s | %s | %s | %.3f (%.3f–%.3f) | %.3f | %.2f (%.2f–%.2f) |\n", name, Label(pair[0], name),
           Label(pair[1], name),
           result->win_rate, result->win_rate - result->win_rate_ci95,
           result->win_rate + result->win_rate_ci95, 1.0 / players, result->mean_score,

@@ -90,7 +90,7 @@ const learn::QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   for (const Network& network : it->second) {
     if (network.seats != seats) continue;
     // Weights made for another feature layout are never fed features they do not fit.
-    auto size = learn::InputSize(game, view, !network.policy.AdvisorName().empty());
+    auto size = learn::InputSize(game, view, network.policy.layout());
     if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
   }
   return nullptr;

@@ -40,9 +40,21 @@ Mlp::Mlp(const std::vector<int>& sizes, uint64_t seed) : sizes_(sizes) {
   }
 }
 
-Eigen::VectorXf Mlp::Forward(const Matrix& inputs) const {
+Eigen::VectorXf Mlp::Forward(const Matrix& inputs) const { return ForwardFrom(inputs, 0); }
+
+Eigen::VectorXf Mlp::ForwardShared(const Eigen::VectorXf& shared, const Matrix& rest) const {
+  const Layer& first = layers_.front();
+  const Eigen::Index split = shared.size();
+  const Eigen::VectorXf common = first.weights.leftCols(split) * shared + first.bias;
+  Matrix hidden = rest * first.weights.rightCols(first.weights.cols() - split).transpose();
+  hidden.rowwise() += common.transpose();
+  if (layers_.size() == 1) return hidden.col(0);
+  return ForwardFrom(hidden.cwiseMax(0.0f), 1);
+}
+
+Eigen::VectorXf Mlp::ForwardFrom(const Matrix& inputs, size_t first_layer) const {
   Matrix activations = inputs;
-  for (size_t i = 0; i < layers_.size(); ++i) {
+  for (size_t i = first_layer; i < layers_.size(); ++i) {
     Matrix next = activations * layers_[i].weights.transpose();
     next.rowwise() += layers_[i].bias.transpose();
     if (i + 1 < layers_.size()) next = next.cwiseMax(0.0f);

@@ -8,8 +8,9 @@
 //   uint32 sizes[L + 1] (input size first, 1 last),
 //   for each layer: float32 weights[out][in] row-major, float32 bias[out],
 //   uint32 metadata length, metadata bytes: UTF-8 `key=value` lines. gavel-train writes
-//   game, players, seed, episode (of the kept network), advice (the advisor, e.g. dirk) and
-//   margin (see learn/q_policy.h); readers ignore keys they do not know.
+//   game, players, seed, episode (of the kept network), advice (the advisor, e.g. dirk),
+//   inputs (what a row holds) and margin (both in learn/q_policy.h); readers ignore keys
+//   they do not know.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ class Mlp {
 
   // One output per row of `inputs` (rows = samples, columns = input_size()).
   Eigen::VectorXf Forward(const Matrix& inputs) const;
+  // The same for rows that all begin with `shared` and go on with a row of `rest`
+  // (shared.size() + rest.cols() == input_size()). The first layer's share of `shared` is
+  // computed once, so scoring many moves of one view costs little more than one move.
+  Eigen::VectorXf ForwardShared(const Eigen::VectorXf& shared, const Matrix& rest) const;
 
   // One Adam step on the mean squared error over the batch; returns the loss before it.
   float TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float learning_rate);
@@ -47,6 +52,9 @@ class Mlp {
     Matrix weights_m, weights_v;  // Adam moments
     Eigen::VectorXf bias_m, bias_v;
   };
+  // The output of layers first_layer.. for the activations entering first_layer.
+  Eigen::VectorXf ForwardFrom(const Matrix& inputs, size_t first_layer) const;
+
   std::vector<int> sizes_;
   std::vector<Layer> layers_;
   int steps_ = 0;

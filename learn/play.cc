@@ -71,13 +71,7 @@ Policy RandomPolicy() {
   };
 }
 
-absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
-                                 std::span<const Policy> policies, Rng& rng) {
-  auto created = game.NewGame(match.players, match.seed, match.options);
-  if (!created.ok()) return created.status();
-  State& state = **created;
-  if (policies.size() < static_cast<size_t>(state.seats()))
-    return absl::InvalidArgumentError("a policy is needed for every seat");
+absl::Status PlayToEnd(State& state, const Decider& decide) {
   std::vector<Move> legal;
   v1::View view;
   while (!state.finished()) {
@@ -85,10 +79,22 @@ absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
     state.LegalMoves(legal);
     view.Clear();
     state.Observe(seat, &view);
-    auto move = policies[seat](Turn(state, view, legal), rng);
+    auto move = decide(Turn(state, view, legal), seat);
     if (!move.ok()) return move.status();
     if (auto status = state.Apply(*move); !status.ok()) return status;
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
+                                 std::span<const Policy> policies, Rng& rng) {
+  auto created = game.NewGame(match.players, match.seed, match.options);
+  if (!created.ok()) return created.status();
+  State& state = **created;
+  if (policies.size() < static_cast<size_t>(state.seats()))
+    return absl::InvalidArgumentError("a policy is needed for every seat");
+  auto played = PlayToEnd(state, [&](const Turn& turn, Seat seat) { return policies[seat](turn, rng); });
+  if (!played.ok()) return played;
   return state.outcome();
 }
 

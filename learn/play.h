@@ -38,6 +38,12 @@ using Policy = std::function<absl::StatusOr<Move>(const Turn& turn, Rng& rng)>;
 
 Policy RandomPolicy();
 
+// Decides the move of the seat to move at each turn of PlayToEnd.
+using Decider = std::function<absl::StatusOr<Move>(const Turn& turn, Seat seat)>;
+
+// Plays `state` to its end, every move from `decide`; an illegal move is an error.
+absl::Status PlayToEnd(State& state, const Decider& decide);
+
 struct Match {
   int players = 0;
   OptionMap options;

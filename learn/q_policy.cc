@@ -7,11 +7,38 @@
 
 namespace gavel::learn {
 
-absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, bool advised) {
+namespace {
+
+constexpr std::pair<InputLayout, absl::string_view> kLayoutNames[] = {
+    {InputLayout::kViewMove, "view,move"},
+    {InputLayout::kViewMoveAdvised, "view,move,advised"},
+    {InputLayout::kViewAdviceMoveAdvised, "view,advice_move,move,advised"},
+};
+
+absl::string_view LayoutName(InputLayout layout) {
+  for (const auto& [known, name] : kLayoutNames)
+    if (known == layout) return name;
+  return "";
+}
+
+bool Advised(InputLayout layout) { return layout != InputLayout::kViewMove; }
+
+}  // namespace
+
+absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, InputLayout layout) {
   Features features;
   if (auto status = game.Featurize(view, {}, &features); !status.ok()) return status;
-  return static_cast<int>(features.observation.size()) + features.move_size + (advised ? 1 : 0);
+  const int move_blocks = layout == InputLayout::kViewAdviceMoveAdvised ? 2 : 1;
+  return static_cast<int>(features.observation.size()) + move_blocks * features.move_size +
+         (Advised(layout) ? 1 : 0);
 }
+
+QPolicy::QPolicy(const Game& game, Mlp network, std::string advisor_name, Advisor advisor)
+    : game_(&game),
+      network_(std::move(network)),
+      layout_(advisor_name.empty() ? InputLayout::kViewMove : InputLayout::kViewAdviceMoveAdvised),
+      advisor_name_(std::move(advisor_name)),
+      advisor_(std::move(advisor)) {}
 
 absl::StatusOr<QPolicy> QPolicy::Load(const Game& game, const std::string& path) {
   auto network = Mlp::Load(path);
@@ -21,6 +48,18 @@ absl::StatusOr<QPolicy> QPolicy::Load(const Game& game, const std::string& path)
         absl::StrCat("weights file ", path, " was not trained for ", game.name()));
   QPolicy policy(game, std::move(*network));
   policy.advisor_name_ = policy.Metadata("advice");
+  // Files written before the layout was named hold the view, the move and the advice bit.
+  const std::string inputs = policy.Metadata("inputs");
+  bool known = inputs.empty();
+  policy.layout_ = policy.advisor_name_.empty() ? InputLayout::kViewMove : InputLayout::kViewMoveAdvised;
+  for (const auto& [layout, name] : kLayoutNames)
+    if (inputs == name) known = true, policy.layout_ = layout;
+  if (!known)
+    return absl::FailedPreconditionError(
+        absl::StrCat("weights file ", path, " has the input layout '", inputs, "', unknown to this build"));
+  if (Advised(policy.layout_) == policy.advisor_name_.empty())
+    return absl::DataLossError(absl::StrCat("weights file ", path, ": input layout '", inputs,
+                                            "' does not fit advice '", policy.advisor_name_, "'"));
   if (const std::string margin = policy.Metadata("margin");
       !margin.empty() && !absl::SimpleAtod(margin, &policy.advice_margin_))
     return absl::DataLossError(absl::StrCat("weights file ", path, ": margin is not a number"));
@@ -31,7 +70,9 @@ absl::Status QPolicy::Save(const std::string& path) const {
   Mlp copy = network_;
   copy.metadata.clear();
   for (absl::string_view line : absl::StrSplit(network_.metadata, '\n', absl::SkipEmpty()))
-    if (!absl::StartsWith(line, "margin=")) absl::StrAppend(&copy.metadata, line, "\n");
+    if (!absl::StartsWith(line, "margin=") && !absl::StartsWith(line, "inputs="))
+      absl::StrAppend(&copy.metadata, line, "\n");
+  absl::StrAppend(&copy.metadata, "inputs=", LayoutName(layout_), "\n");
   if (!advisor_name_.empty()) absl::StrAppend(&copy.metadata, "margin=", advice_margin_, "\n");
   return copy.Save(path);
 }
@@ -44,11 +85,10 @@ std::string QPolicy::Metadata(const std::string& key) const {
   return "";
 }
 
-absl::Status QPolicy::Rows(const Turn& turn, std::span<const Move> moves, Mlp::Matrix* rows,
-                          std::optional<Move>* advice_out) const {
-  Features features;
-  if (auto status = game_->Featurize(turn.view(), moves, &features); !status.ok()) return status;
-  const bool advised = !advisor_name_.empty();
+absl::Status QPolicy::Inputs(const Turn& turn, std::span<const Move> moves,
+                             Eigen::VectorXf* observation, Mlp::Matrix* move_rows,
+                             std::optional<Move>* advice_out) const {
+  const bool advised = Advised(layout_);
   std::optional<Move> advice;
   if (advised) {
     if (!advisor_)
@@ -58,29 +98,51 @@ absl::Status QPolicy::Rows(const Turn& turn, std::span<const Move> moves, Mlp::M
     if (!move.ok()) return move.status();
     advice = *move;
   }
+  // The advised move's features come last, after those of `moves`.
+  const bool compared = layout_ == InputLayout::kViewAdviceMoveAdvised;
+  std::vector<Move> featurized(moves.begin(), moves.end());
+  if (compared) featurized.push_back(*advice);
+  Features features;
+  if (auto status = game_->Featurize(turn.view(), featurized, &features); !status.ok()) return status;
   const int obs = static_cast<int>(features.observation.size());
-  const int columns = obs + features.move_size + (advised ? 1 : 0);
-  if (columns != network_.input_size())
+  const int shared = obs + (compared ? features.move_size : 0);
+  const int move_columns = features.move_size + (advised ? 1 : 0);
+  if (shared + move_columns != network_.input_size())
     return absl::FailedPreconditionError(absl::StrCat("the network expects ", network_.input_size(),
-                                                      " inputs; this view gives ", columns));
-  rows->resize(static_cast<Eigen::Index>(moves.size()), columns);
+                                                      " inputs; this view gives ", shared + move_columns));
+  observation->resize(shared);
+  std::copy(features.observation.begin(), features.observation.end(), observation->data());
+  if (compared)
+    std::copy(features.moves.end() - features.move_size, features.moves.end(), observation->data() + obs);
+  move_rows->resize(static_cast<Eigen::Index>(moves.size()), move_columns);
   for (size_t i = 0; i < moves.size(); ++i) {
-    float* row = rows->row(static_cast<Eigen::Index>(i)).data();
-    std::copy(features.observation.begin(), features.observation.end(), row);
+    float* row = move_rows->row(static_cast<Eigen::Index>(i)).data();
     std::copy(features.moves.begin() + static_cast<std::ptrdiff_t>(i * features.move_size),
-              features.moves.begin() + static_cast<std::ptrdiff_t>((i + 1) * features.move_size),
-              row + obs);
-    if (advised) row[columns - 1] = moves[i] == *advice ? 1.f : 0.f;
+              features.moves.begin() + static_cast<std::ptrdiff_t>((i + 1) * features.move_size), row);
+    if (advised) row[move_columns - 1] = moves[i] == *advice ? 1.f : 0.f;
   }
   if (advice_out != nullptr) *advice_out = advice;
   return absl::OkStatus();
 }
 
+absl::Status QPolicy::Rows(const Turn& turn, std::span<const Move> moves, Mlp::Matrix* rows,
+                          std::optional<Move>* advice) const {
+  Eigen::VectorXf observation;
+  Mlp::Matrix move_rows;
+  if (auto status = Inputs(turn, moves, &observation, &move_rows, advice); !status.ok()) return status;
+  rows->resize(move_rows.rows(), observation.size() + move_rows.cols());
+  rows->leftCols(observation.size()).rowwise() = observation.transpose();
+  rows->rightCols(move_rows.cols()) = move_rows;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<float>> QPolicy::Scores(const Turn& turn,
                                                    std::optional<Move>* advice) const {
-  Mlp::Matrix rows;
-  if (auto status = Rows(turn, turn.legal(), &rows, advice); !status.ok()) return status;
-  const Eigen::VectorXf q = network_.Forward(rows);
+  Eigen::VectorXf observation;
+  Mlp::Matrix move_rows;
+  if (auto status = Inputs(turn, turn.legal(), &observation, &move_rows, advice); !status.ok())
+    return status;
+  const Eigen::VectorXf q = network_.ForwardShared(observation, move_rows);
   return std::vector<float>(q.data(), q.data() + q.size());
 }
 

@@ -2,10 +2,12 @@
 // A learned policy: Q(s, a) from a seat's view features and a move's features, scored by
 // an Mlp; the policy plays the move with the highest Q.
 //
-// An advised network also sees, as one more move feature, whether an advisor (a policy of
-// the view only, e.g. Dirk's rules) would play that move: the network learns when the
-// advice is good and when another move is better. Its weights name the advisor in their
-// metadata (`advice=<name>`).
+// An advised network also sees the move an advisor (a policy of the view only, e.g. Dirk's
+// rules) recommends: each row holds the view's features, the advised move's features, the
+// scored move's features and whether the two are the same move. Trained on each move's
+// gain over the advice, it compares two moves in context instead of having to work out
+// from the view alone what the advisor would play. Its weights name the advisor and the
+// input layout in their metadata (`advice=<name>`, `inputs=<layout>`, see InputLayout).
 #include <functional>
 #include <optional>
 #include <span>
@@ -18,17 +20,20 @@
 
 namespace gavel::learn {
 
+// What a network's input row holds, in order; the weights' metadata names it (`inputs=`).
+enum class InputLayout {
+  kViewMove,                // inputs=view,move (no advisor)
+  kViewMoveAdvised,         // inputs=view,move,advised (files without `inputs=`)
+  kViewAdviceMoveAdvised,   // inputs=view,advice_move,move,advised (what gavel-train writes)
+};
+
 // The move an advisor recommends for a turn.
 using Advisor = std::function<absl::StatusOr<Move>(const Turn& turn)>;
 
 class QPolicy {
  public:
-  // `advisor_name` empty: a network without advice.
-  QPolicy(const Game& game, Mlp network, std::string advisor_name = "", Advisor advisor = {})
-      : game_(&game),
-        network_(std::move(network)),
-        advisor_name_(std::move(advisor_name)),
-        advisor_(std::move(advisor)) {}
+  // `advisor_name` empty: a network without advice. The input layout follows.
+  QPolicy(const Game& game, Mlp network, std::string advisor_name = "", Advisor advisor = {});
   // Loads weights saved for `game` (the metadata names the game). An advised network needs
   // its advisor set before it plays.
   static absl::StatusOr<QPolicy> Load(const Game& game, const std::string& path);
@@ -40,6 +45,7 @@ class QPolicy {
   std::string Metadata(const std::string& key) const;
   // The advisor this network was trained with, empty if none.
   const std::string& AdvisorName() const { return advisor_name_; }
+  InputLayout layout() const { return layout_; }
   void set_advisor(Advisor advisor) { advisor_ = std::move(advisor); }
   // An advised network plays another move than the advice only when that move's Q exceeds
   // the advice's by more than this margin: Monte-Carlo estimates are noisy, and many small
@@ -61,14 +67,20 @@ class QPolicy {
   Mlp& mutable_network() { return network_; }
 
  private:
+  // The part of every row the moves share (the view's features, then the advised move's
+  // in the compared layout) and, per move, its features and the advice bit.
+  absl::Status Inputs(const Turn& turn, std::span<const Move> moves, Eigen::VectorXf* observation,
+                      Mlp::Matrix* move_rows, std::optional<Move>* advice) const;
+
   const Game* game_;
   Mlp network_;
+  InputLayout layout_;
   std::string advisor_name_;
   Advisor advisor_;
   double advice_margin_ = 0;
 };
 
-// The feature count of a turn's rows: observation, one move's features, the advice bit.
-absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, bool advised);
+// The length of a row in `layout` for this view's game.
+absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, InputLayout layout);
 
 }  // namespace gavel::learn

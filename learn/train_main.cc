@@ -23,7 +23,12 @@ ABSL_FLAG(std::string, method, "rollouts",
           "rollouts (paired rollouts of Dirk's games, see learn/trainer.h) or selfplay");
 ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
 ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
-ABSL_FLAG(int, candidates, 6, "rollouts: moves compared per decision, the advice included");
+ABSL_FLAG(int, candidates, 6, "rollouts: moves compared per decision, the advice included (0: all)");
+ABSL_FLAG(int, network_candidates, 0,
+          "rollouts: of those, the moves the current network rates highest (the rest are random)");
+ABSL_FLAG(int, rollout_threads, 1, "rollouts: worlds played out at once (same weights for any count)");
+ABSL_FLAG(double, target_min_z, 0,
+          "rollouts: a positive gain over the advice under this many standard errors trains as 0");
 ABSL_FLAG(int, players, 4, "player count");
 ABSL_FLAG(std::string, options, "", "game options, name=value,name=value");
 ABSL_FLAG(uint64_t, seed, 1, "training seed");
@@ -75,6 +80,9 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.sample_rate = absl::GetFlag(FLAGS_sample_rate);
     config.rollouts = absl::GetFlag(FLAGS_rollouts);
     config.candidates = absl::GetFlag(FLAGS_candidates);
+    config.network_candidates = absl::GetFlag(FLAGS_network_candidates);
+    config.rollout_threads = absl::GetFlag(FLAGS_rollout_threads);
+    config.target_min_z = absl::GetFlag(FLAGS_target_min_z);
   } else if (absl::GetFlag(FLAGS_method) != "selfplay") {
     return absl::InvalidArgumentError("--method is rollouts or selfplay");
   }

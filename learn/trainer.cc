@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "learn/ismcts.h"
+#include "learn/rollout.h"
 
 namespace gavel::learn {
 namespace {
@@ -11,7 +12,9 @@ int InputSizeOf(const Game& game, const TrainConfig& config) {
   if (!state.ok()) return 0;
   v1::View view;
   (*state)->Observe((*state)->to_move(), &view);
-  auto size = InputSize(game, view, !config.advisor_name.empty());
+  auto size = InputSize(game, view,
+                        config.advisor_name.empty() ? InputLayout::kViewMove
+                                                    : InputLayout::kViewAdviceMoveAdvised);
   return size.ok() ? *size : 0;
 }
 
@@ -24,20 +27,6 @@ std::vector<int> Layers(int input, const std::vector<int>& hidden) {
 
 Policy GreedyOf(const QPolicy& policy) {
   return [&policy](const Turn& turn, Rng&) { return policy.Choose(turn); };
-}
-
-// The regression target of a seat's decisions: half its place reward, half its share of
-// the win, so the network values winning most but still learns from second places.
-std::vector<float> Targets(const Outcome& outcome) {
-  const std::vector<double> places = PlaceRewards(outcome);
-  int winners = 0;
-  for (int rank : outcome.ranks) winners += rank == 1;
-  std::vector<float> targets;
-  for (size_t seat = 0; seat < places.size(); ++seat) {
-    const double win = outcome.ranks[seat] == 1 ? 1.0 / winners : 0.0;
-    targets.push_back(static_cast<float>((places[seat] + win) / 2));
-  }
-  return targets;
 }
 
 double Interpolate(double from, double to, double fraction) { return from + (to - from) * fraction; }
@@ -107,106 +96,85 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
   State& state = **created;
   const std::vector<SeatPlan> plans = PlanSeats(state.seats());
   std::vector<std::vector<std::vector<float>>> decisions(static_cast<size_t>(state.seats()));
-  std::vector<Move> legal;
   Mlp::Matrix rows;
-  v1::View view;
-  while (!state.finished()) {
-    const Seat seat = state.to_move();
-    state.LegalMoves(legal);
-    view.Clear();
-    state.Observe(seat, &view);
+  auto played = PlayToEnd(state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const SeatPlan& plan = plans[static_cast<size_t>(seat)];
-    const Turn turn(state, view, legal);
     auto chosen = ChooseFor(plan, turn, epsilon, guide_share);
     if (!chosen.ok()) return chosen.status();
-    if (*chosen >= legal.size()) return absl::InternalError("a policy chose an illegal move");
+    if (*chosen >= turn.legal().size()) return absl::InternalError("a policy chose an illegal move");
+    const Move move = turn.legal()[*chosen];
     if (plan.seating == Seating::kLearner) {
-      if (auto status = policy_.Rows(turn, std::span<const Move>(&legal[*chosen], 1), &rows);
-          !status.ok())
+      if (auto status = policy_.Rows(turn, std::span<const Move>(&move, 1), &rows); !status.ok())
         return status;
       decisions[static_cast<size_t>(seat)].emplace_back(rows.data(), rows.data() + rows.cols());
     }
-    state.ApplyLegal(legal[*chosen], nullptr);
-  }
-  const std::vector<float> targets = Targets(state.outcome());
+    return move;
+  });
+  if (!played.ok()) return played;
+  const std::vector<float> targets = SeatResults(state.outcome());
   for (size_t seat = 0; seat < decisions.size(); ++seat)
     for (auto& input : decisions[seat]) Store(Sample{std::move(input), targets[seat]});
   return absl::OkStatus();
 }
 
-absl::StatusOr<float> Trainer::PlayOut(const State& world, Move first, Seat seat, uint64_t seed) {
-  std::unique_ptr<State> state = world.Clone();
-  if (auto status = state->Apply(first); !status.ok()) return status;
-  Rng rng(Rng::FromSeed(seed));
-  std::vector<Move> legal;
-  v1::View view;
-  while (!state->finished()) {
-    state->LegalMoves(legal);
-    view.Clear();
-    state->Observe(state->to_move(), &view);
-    auto move = config_.base->policy(Turn(*state, view, legal), rng);
-    if (!move.ok()) return move.status();
-    state->ApplyLegal(*move, nullptr);
-  }
-  return Targets(state->outcome())[static_cast<size_t>(seat)];
-}
-
-absl::Status Trainer::CompareMoves(const Turn& turn, Seat seat) {
+absl::Status Trainer::CompareMoves(const Turn& turn) {
   std::optional<Move> advice;
   Mlp::Matrix rows;
   if (auto status = policy_.Rows(turn, {}, &rows, &advice); !status.ok()) return status;
-  // The moves compared: the advice (or, unadvised, a random move) and distinct others.
-  std::vector<Move> others(turn.legal().begin(), turn.legal().end());
-  rng_.Shuffle(others.data(), static_cast<int>(others.size()));
-  const Move reference = advice.value_or(others.front());
-  std::vector<Move> moves = {reference};
-  for (Move move : others)
-    if (move != reference && moves.size() < static_cast<size_t>(config_.candidates)) moves.push_back(move);
-  std::vector<double> totals(moves.size(), 0);
-  for (int world_index = 0; world_index < config_.rollouts; ++world_index) {
-    const uint64_t seed = rng_.Next();
-    auto world = game_.Resample(turn.view(), seed);
-    if (!world.ok()) return world.status();
-    for (size_t i = 0; i < moves.size(); ++i) {
-      auto result = PlayOut(**world, moves[i], seat, seed);  // same seed: paired worlds
-      if (!result.ok()) return result.status();
-      totals[i] += *result;
-    }
+  // The moves compared: the advice (or, unadvised, a random move) and distinct others,
+  // those the network rates best first.
+  std::vector<Move> favourites;
+  if (config_.network_candidates > 0 && advice) {
+    auto best = NetworkFavourites(turn, *advice);
+    if (!best.ok()) return best.status();
+    favourites = *std::move(best);
   }
+  const std::vector<Move> moves =
+      RolloutCandidates(turn, advice, favourites, config_.candidates, rng_);
+  std::vector<uint64_t> world_seeds(static_cast<size_t>(config_.rollouts));
+  for (uint64_t& seed : world_seeds) seed = rng_.Next();
+  auto values = PairedRolloutValues(game_, turn.view(), moves, config_.base->policy, world_seeds,
+                                    config_.rollout_threads);
+  if (!values.ok()) return values.status();
   if (auto status = policy_.Rows(turn, moves, &rows); !status.ok()) return status;
   for (size_t i = 0; i < moves.size(); ++i) {
     const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
-    Store(Sample{std::vector<float>(row, row + rows.cols()),
-                 static_cast<float>((totals[i] - totals[0]) / config_.rollouts)});
+    double gain = values->mean[i] - values->mean[0];
+    if (gain > 0 && gain <= config_.target_min_z * values->gain_error[i]) gain = 0;
+    Store(Sample{std::vector<float>(row, row + rows.cols()), static_cast<float>(gain)});
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Move>> Trainer::NetworkFavourites(const Turn& turn, Move reference) const {
+  auto scores = policy_.Scores(turn);
+  if (!scores.ok()) return scores.status();
+  std::vector<size_t> order(turn.legal().size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Highest Q first; equal scores keep the legal order, so the result is deterministic.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return (*scores)[a] > (*scores)[b]; });
+  std::vector<Move> favourites;
+  for (size_t i : order)
+    if (turn.legal()[i] != reference &&
+        favourites.size() < static_cast<size_t>(config_.network_candidates))
+      favourites.push_back(turn.legal()[i]);
+  return favourites;
 }
 
 absl::Status Trainer::RolloutEpisode(double epsilon) {
   if (!config_.base) return absl::InvalidArgumentError("rollout training needs a base policy");
   auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
   if (!created.ok()) return created.status();
-  State& state = **created;
-  std::vector<Move> legal;
-  v1::View view;
-  while (!state.finished()) {
-    const Seat seat = state.to_move();
-    state.LegalMoves(legal);
-    view.Clear();
-    state.Observe(seat, &view);
-    const Turn turn(state, view, legal);
+  return PlayToEnd(**created, [&](const Turn& turn, Seat) -> absl::StatusOr<Move> {
+    const std::span<const Move> legal = turn.legal();
     if (legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
-      if (auto status = CompareMoves(turn, seat); !status.ok()) return status;
+      if (auto status = CompareMoves(turn); !status.ok()) return status;
     // The base game goes on with the base policy, sometimes at random to widen the states seen.
-    Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
-    if (rng_.Below(1000000) >= epsilon * 1e6) {
-      auto chosen = config_.base->policy(turn, rng_);
-      if (!chosen.ok()) return chosen.status();
-      move = *chosen;
-    }
-    if (auto status = state.Apply(move); !status.ok()) return status;
-  }
-  return absl::OkStatus();
+    const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
+    if (rng_.Below(1000000) < epsilon * 1e6) return move;
+    return config_.base->policy(turn, rng_);
+  });
 }
 
 void Trainer::Store(Sample sample) {

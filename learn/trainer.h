@@ -63,6 +63,13 @@ struct TrainConfig {
   double sample_rate = 0.1;
   int rollouts = 8;
   int candidates = 6;
+  // Of those, how many are the ones the current network rates highest (the rest random):
+  // the moves it would deviate to are the ones whose values most need correcting.
+  int network_candidates = 0;
+  int rollout_threads = 1;  // worlds played out at once; the samples do not depend on it
+  // A move's target is its mean gain over the advice; a positive gain less than this many
+  // standard errors is taken as 0, so that luck does not teach the network to deviate.
+  double target_min_z = 0;
   double random_opponents = 0.2;    // share of opponent seats played at random
   double snapshot_opponents = 0.2;  // share played by an older snapshot
   int snapshot_every = 500;         // episodes between snapshots
@@ -115,8 +122,9 @@ class Trainer {
   std::vector<SeatPlan> PlanSeats(int seats);
   absl::Status PlayEpisode(double epsilon, double guide_share);
   absl::Status RolloutEpisode(double epsilon);
-  absl::Status CompareMoves(const Turn& turn, Seat seat);
-  absl::StatusOr<float> PlayOut(const State& world, Move first, Seat seat, uint64_t seed);
+  absl::Status CompareMoves(const Turn& turn);
+  // Up to config_.network_candidates legal moves other than `reference`, best Q first.
+  absl::StatusOr<std::vector<Move>> NetworkFavourites(const Turn& turn, Move reference) const;
   absl::StatusOr<size_t> ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,
                                    double guide_share);
   void Store(Sample sample);

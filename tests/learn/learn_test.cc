@@ -11,6 +11,7 @@
 #include "learn/mlp.h"
 #include "learn/play.h"
 #include "learn/q_policy.h"
+#include "learn/rollout.h"
 #include "learn/trainer.h"
 
 namespace gavel::learn {
@@ -20,6 +21,30 @@ using ::testing::HasSubstr;
 
 std::string TempPath(const std::string& name) {
   return ::testing::TempDir() + "/" + name;
+}
+
+// A turn after `steps` random moves (fewer if the game would end): the state, its legal
+// moves and the view of the seat to move.
+struct Position {
+  std::unique_ptr<State> state;
+  std::vector<Move> legal;
+  v1::View view;
+};
+
+Position MidGame(const Game& game, int players, uint64_t seed, int steps) {
+  Position position{std::move(*game.NewGame(players, seed, {})), {}, {}};
+  Rng rng(seed);
+  std::vector<Move> legal;
+  for (int step = 0; step < steps; ++step) {
+    position.state->LegalMoves(legal);
+    auto next = position.state->Clone();
+    next->ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+    if (next->finished()) break;
+    position.state = std::move(next);
+  }
+  position.state->LegalMoves(position.legal);
+  position.state->Observe(position.state->to_move(), &position.view);
+  return position;
 }
 
 TEST(Mlp, RegressionLossFalls) {
@@ -38,6 +63,25 @@ TEST(Mlp, RegressionLossFalls) {
     if (step == 0) first = last;
   }
   EXPECT_LT(last, first / 20);
+}
+
+TEST(Mlp, SharedPrefixGivesTheSameOutputs) {
+  Mlp mlp({7, 16, 8, 1}, 2);
+  Rng rng(9);
+  Eigen::VectorXf shared(4);
+  Mlp::Matrix rest(5, 3), whole(5, 7);
+  for (int c = 0; c < 4; ++c) shared(c) = static_cast<float>(rng.Below(2000)) / 1000.f - 1;
+  for (int r = 0; r < 5; ++r) {
+    for (int c = 0; c < 3; ++c) rest(r, c) = static_cast<float>(rng.Below(2000)) / 1000.f - 1;
+    whole.row(r) << shared.transpose(), rest.row(r);
+  }
+  const Eigen::VectorXf expected = mlp.Forward(whole);
+  const Eigen::VectorXf actual = mlp.ForwardShared(shared, rest);
+  ASSERT_EQ(actual.size(), 5);
+  for (int r = 0; r < 5; ++r) EXPECT_NEAR(actual(r), expected(r), 1e-5f) << "row " << r;
+  // A one-layer network has no hidden layer to share into.
+  Mlp linear({7, 1}, 4);
+  EXPECT_NEAR(linear.ForwardShared(shared, rest)(2), linear.Forward(whole)(2), 1e-5f);
 }
 
 TEST(Mlp, SaveLoadRoundTripAndCorruptFiles) {
@@ -121,26 +165,65 @@ TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
   options.iterations = 20;
   for (const Game* game : AllGames()) {
     SCOPED_TRACE(game->name());
-    auto state = std::move(*game->NewGame(game->info().max_players, 3, {}));
-    Rng rng(3);
-    std::vector<Move> legal;
-    for (int step = 0; step < 30; ++step) {
-      state->LegalMoves(legal);
-      auto next = state->Clone();
-      next->ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
-      if (next->finished()) break;
-      state = std::move(next);
-    }
-    state->LegalMoves(legal);
+    const Position position = MidGame(*game, game->info().max_players, 3, 30);
     bots::LegalMoves wire;
-    for (Move move : legal) wire.Add()->set_id(move.id);
-    v1::View view;
-    state->Observe(state->to_move(), &view);
+    for (Move move : position.legal) wire.Add()->set_id(move.id);
     bots::IsmctsPolicy first(options, 9), second(options, 9);
-    const uint32_t chosen = first.Choose(view, wire);
-    EXPECT_TRUE(state->IsLegal(Move{chosen}));
-    EXPECT_EQ(second.Choose(view, wire), chosen);
+    const uint32_t chosen = first.Choose(position.view, wire);
+    EXPECT_TRUE(position.state->IsLegal(Move{chosen}));
+    EXPECT_EQ(second.Choose(position.view, wire), chosen);
   }
+}
+
+TEST(Rollout, ValuesAreTheSameForAnyThreadCount) {
+  const Game& game = *FindGame("sultan");
+  const Position position = MidGame(game, 4, 5, 12);
+  const std::vector<Move>& legal = position.legal;
+  const v1::View& view = position.view;
+  ASSERT_GT(legal.size(), 1u);
+  const std::vector<uint64_t> seeds = {1, 2, 3, 4, 5};
+  auto one = PairedRolloutValues(game, view, legal, RandomPolicy(), seeds, 1);
+  auto three = PairedRolloutValues(game, view, legal, RandomPolicy(), seeds, 3);
+  ASSERT_TRUE(one.ok()) << one.status();
+  ASSERT_TRUE(three.ok()) << three.status();
+  EXPECT_EQ(one->mean, three->mean);
+  EXPECT_EQ(one->gain_error, three->gain_error);
+  EXPECT_EQ(one->gain_error[0], 0);
+  for (double value : one->mean) {
+    EXPECT_GE(value, 0);
+    EXPECT_LE(value, 1);
+  }
+  EXPECT_FALSE(PairedRolloutValues(game, view, legal, RandomPolicy(), {}, 1).ok());
+}
+
+TEST(Rollout, CandidatesBeginWithTheReferenceThenThePreferred) {
+  const Game& game = *FindGame("carat");
+  const Position position = MidGame(game, 4, 8, 6);
+  const std::vector<Move>& legal = position.legal;
+  ASSERT_GT(legal.size(), 6u);
+  const Turn turn(*position.state, position.view, legal);
+  Rng rng(4);
+  const std::vector<Move> preferred = {legal[5], legal[0], legal[5]};
+  const std::vector<Move> four = RolloutCandidates(turn, legal[3], preferred, 4, rng);
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(four[0], legal[3]);
+  EXPECT_EQ(four[1], legal[5]);
+  EXPECT_EQ(four[2], legal[0]);
+  const std::vector<Move> all = RolloutCandidates(turn, std::nullopt, {}, 0, rng);
+  EXPECT_EQ(all.size(), legal.size());
+  EXPECT_THAT(all, ::testing::UnorderedElementsAreArray(legal));
+}
+
+TEST(RolloutPolicy, ImprovesOnItsRandomBase) {
+  const Game& game = *FindGame("sultan");
+  RolloutOptions options;
+  options.worlds = 4;
+  auto evaluation = Evaluate(game, 3, {}, RolloutPolicy(game, RandomPolicy(), options),
+                             RandomPolicy(), 30, 12);
+  ASSERT_TRUE(evaluation.ok()) << evaluation.status();
+  std::printf("rollout(4 worlds, random base) vs random, sultan 3p, 30 games: %.2f +- %.2f\n",
+              evaluation->win_rate, evaluation->win_rate_ci95);
+  EXPECT_GT(evaluation->win_rate, 1.0 / 3 + evaluation->win_rate_ci95);
 }
 
 TEST(Trainer, ShortRunImprovesOverRandom) {

@@ -139,6 +139,16 @@ TEST(LearnedBot, UnknownAdvisorIsAClearError) {
   EXPECT_THAT(std::string(loaded.status().message()), HasSubstr("oracle"));
 }
 
+TEST(LearnedBot, UnknownInputLayoutIsAClearError) {
+  learn::Mlp network({4, 1}, 1);
+  network.metadata = "game=sultan\nadvice=dirk\ninputs=view,future\n";
+  const std::string folder = Folder("layout");
+  ASSERT_TRUE(network.Save(folder + "/sultan-4p.gmlp").ok());
+  auto loaded = LearnedPolicy::Load(folder);
+  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(loaded.status().message()), HasSubstr("view,future"));
+}
+
 // With a margin no Q difference can exceed, an advised network plays exactly its advice;
 // the margin is saved with the weights.
 TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
@@ -157,6 +167,8 @@ TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(loaded->AdvisorName(), "dirk");
   EXPECT_EQ(loaded->advice_margin(), 1e9);
+  EXPECT_EQ(loaded->Metadata("inputs"), "view,advice_move,move,advised");
+  EXPECT_EQ(loaded->layout(), learn::InputLayout::kViewAdviceMoveAdvised);
 
   auto dirk = DirkInProcess("carat");
   auto state = std::move(*game.NewGame(4, 4, {}));
@@ -195,6 +207,39 @@ TEST(Trainer, SameSeedGivesTheSameWeights) {
     const std::string path = Folder("same_seed") + "/mercado-4p.gmlp";
     ASSERT_TRUE(trainer.best().Save(path).ok());
     bytes = Slurp(path);
+  }
+  EXPECT_FALSE(saved[0].empty());
+  EXPECT_EQ(saved[0], saved[1]);
+}
+
+// Paired-rollout training: the same weights from the same seed, whatever the number of
+// threads the rollouts run on.
+TEST(Trainer, RolloutTrainingGivesTheSameWeightsOnAnyThreadCount) {
+  const Game& game = *FindGame("carat");
+  std::string saved[2];
+  for (int threads : {1, 2}) {
+    learn::TrainConfig config;
+    config.method = learn::TrainMethod::kRollouts;
+    config.players = 4;
+    config.seed = 5;
+    config.episodes = 2;
+    config.batch = 32;
+    config.sample_rate = 0.3;
+    config.rollouts = 3;
+    config.candidates = 4;
+    config.network_candidates = 2;
+    config.target_min_z = 1;
+    config.rollout_threads = threads;
+    config.eval_every = 2;
+    config.eval_games = 4;
+    config.advisor_name = "dirk";
+    config.advisor = *DirkAdvisor("carat");
+    config.base = learn::NamedPolicy{"dirk", *DirkInProcess("carat")};
+    learn::Trainer trainer(game, config);
+    ASSERT_TRUE(trainer.Run([](const learn::TrainProgress&) {}).ok());
+    const std::string path = Folder("rollout_threads") + "/carat-4p.gmlp";
+    ASSERT_TRUE(trainer.best().Save(path).ok());
+    saved[threads - 1] = Slurp(path);
   }
   EXPECT_FALSE(saved[0].empty());
   EXPECT_EQ(saved[0], saved[1]);

@@ -1,0 +1,60 @@
+#pragma once
+// Paired rollouts: the value of a few candidate moves for the seat to move, each played
+// first and then by a base policy at every seat, in the same worlds resampled from the
+// seat's view. Each world is played out once per move from the same state and seed, so
+// the differences between moves are not swamped by the luck of the deal (the worlds are
+// shared, not independent).
+//
+// Used twice: as training targets (learn/trainer.h) and as a decision-time policy, the
+// rollout policy improvement of Tesauro and Galperin (1996), which measures how much a
+// base policy can gain from one step of lookahead: the ceiling of what the trainer's
+// distillation can learn.
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
+#include "learn/play.h"
+
+namespace gavel::learn {
+
+// What a seat's finished game is worth to it, in [0, 1]: half its place reward (1 best,
+// 0 worst), half its share of the win. Training regresses on it; rollouts maximise it.
+std::vector<float> SeatResults(const Outcome& outcome);
+
+struct RolloutOptions {
+  int worlds = 8;      // resampled worlds each candidate is played out in
+  int candidates = 0;  // moves compared per decision, the base's choice included; 0: all
+  // Another move replaces the base's choice only when its paired gain over it is this
+  // many standard errors above zero: with many candidates and few worlds, the best mean
+  // is mostly the luckiest one.
+  double min_z = 0;
+  int threads = 1;     // worlds played out at once; the result does not depend on it
+};
+
+struct RolloutValues {
+  std::vector<double> mean;  // per move: the mean SeatResults of the seat to move
+  // Per move: the standard error of its mean gain over the first move, world by world.
+  std::vector<double> gain_error;
+};
+
+// The values of `moves` over one world per seed (resampled from the view with it, then
+// played out with it).
+absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::View& view,
+                                                        std::span<const Move> moves,
+                                                        const Policy& base,
+                                                        std::span<const uint64_t> world_seeds,
+                                                        int threads = 1);
+
+// The candidates a rollout compares for `turn`: `reference` (a random legal move if none)
+// first, then the `preferred` moves, then other legal moves in random order, up to `count`
+// distinct moves (all legal moves when count is 0).
+std::vector<Move> RolloutCandidates(const Turn& turn, std::optional<Move> reference,
+                                    std::span<const Move> preferred, int count, Rng& rng);
+
+// Plays the candidate with the best paired-rollout value; the base policy's own choice is
+// a candidate and wins ties.
+Policy RolloutPolicy(const Game& game, Policy base, RolloutOptions options);
+
+}  // namespace gavel::learn
