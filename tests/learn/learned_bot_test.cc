@@ -129,24 +129,26 @@ TEST(LearnedBot, CorruptOrForeignWeightsAreClearErrors) {
   EXPECT_EQ(LearnedPolicy::Load(renamed).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
-TEST(LearnedBot, UnknownAdvisorIsAClearError) {
+// Loads a folder holding one tiny Sultan network with the given metadata.
+absl::Status LoadWithMetadata(const std::string& folder_name, const std::string& metadata) {
   learn::Mlp network({4, 1}, 1);
-  network.metadata = "game=sultan\nadvice=oracle\n";
-  const std::string folder = Folder("advisor");
-  ASSERT_TRUE(network.Save(folder + "/sultan-4p.gmlp").ok());
-  auto loaded = LearnedPolicy::Load(folder);
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(loaded.status().message()), HasSubstr("oracle"));
+  network.metadata = metadata;
+  const std::string folder = Folder(folder_name);
+  if (absl::Status saved = network.Save(folder + "/sultan-4p.gmlp"); !saved.ok()) return saved;
+  return LearnedPolicy::Load(folder).status();
+}
+
+TEST(LearnedBot, UnknownAdvisorIsAClearError) {
+  const absl::Status status = LoadWithMetadata("advisor", "game=sultan\nadvice=oracle\n");
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("oracle"));
 }
 
 TEST(LearnedBot, UnknownInputLayoutIsAClearError) {
-  learn::Mlp network({4, 1}, 1);
-  network.metadata = "game=sultan\nadvice=dirk\ninputs=view,future\n";
-  const std::string folder = Folder("layout");
-  ASSERT_TRUE(network.Save(folder + "/sultan-4p.gmlp").ok());
-  auto loaded = LearnedPolicy::Load(folder);
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(std::string(loaded.status().message()), HasSubstr("view,future"));
+  const absl::Status status =
+      LoadWithMetadata("layout", "game=sultan\nadvice=dirk\ninputs=view,future\n");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("view,future"));
 }
 
 // With a margin no Q difference can exceed, an advised network plays exactly its advice;
