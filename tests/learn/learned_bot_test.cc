@@ -188,6 +188,15 @@ TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
   }
 }
 
+// Trains with the configuration and returns the best network's saved bytes.
+std::string TrainedBytes(const Game& game, const learn::TrainConfig& config) {
+  learn::Trainer trainer(game, config);
+  if (!trainer.Run([](const learn::TrainProgress&) {}).ok()) return "";
+  const std::string path = Folder("trained") + "/" + game.name() + "-4p.gmlp";
+  if (!trainer.best().Save(path).ok()) return "";
+  return Slurp(path);
+}
+
 // Same configuration and seed: byte-identical weights.
 TEST(Trainer, SameSeedGivesTheSameWeights) {
   const Game& game = *FindGame("mercado");
@@ -204,11 +213,7 @@ TEST(Trainer, SameSeedGivesTheSameWeights) {
     config.advisor = *DirkAdvisor("mercado");
     config.guide = learn::NamedPolicy{"dirk", *DirkInProcess("mercado")};
     config.extra_opponents.emplace_back(learn::NamedPolicy{"dirk", *DirkInProcess("mercado")}, 0.5);
-    learn::Trainer trainer(game, config);
-    ASSERT_TRUE(trainer.Run([](const learn::TrainProgress&) {}).ok());
-    const std::string path = Folder("same_seed") + "/mercado-4p.gmlp";
-    ASSERT_TRUE(trainer.best().Save(path).ok());
-    bytes = Slurp(path);
+    bytes = TrainedBytes(game, config);
   }
   EXPECT_FALSE(saved[0].empty());
   EXPECT_EQ(saved[0], saved[1]);
@@ -237,11 +242,7 @@ TEST(Trainer, RolloutTrainingGivesTheSameWeightsOnAnyThreadCount) {
     config.advisor_name = "dirk";
     config.advisor = *DirkAdvisor("carat");
     config.base = learn::NamedPolicy{"dirk", *DirkInProcess("carat")};
-    learn::Trainer trainer(game, config);
-    ASSERT_TRUE(trainer.Run([](const learn::TrainProgress&) {}).ok());
-    const std::string path = Folder("rollout_threads") + "/carat-4p.gmlp";
-    ASSERT_TRUE(trainer.best().Save(path).ok());
-    saved[threads - 1] = Slurp(path);
+    saved[threads - 1] = TrainedBytes(game, config);
   }
   EXPECT_FALSE(saved[0].empty());
   EXPECT_EQ(saved[0], saved[1]);
