@@ -9,6 +9,11 @@
 #
 # Each game's settings below took 10-30 minutes on one core of this machine; the methods
 # are described in learn/trainer.h and the README.
+#
+# The committed weights were made by this script, with these settings, at commit 97e26d8.
+# The trainer has changed since (input layout, rollout candidates and targets), so running
+# it now trains new networks, not byte-identical copies. To reproduce the committed files:
+#   git worktree add /tmp/gavel-97e26d8 97e26d8 && /tmp/gavel-97e26d8/scripts/train.sh <game>
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
