@@ -25,6 +25,10 @@ bool Advised(InputLayout layout) { return layout != InputLayout::kViewMove; }
 
 }  // namespace
 
+InputLayout LayoutFor(const std::string& advisor_name) {
+  return advisor_name.empty() ? InputLayout::kViewMove : InputLayout::kViewAdviceMoveAdvised;
+}
+
 absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, InputLayout layout) {
   Features features;
   if (auto status = game.Featurize(view, {}, &features); !status.ok()) return status;
@@ -36,7 +40,7 @@ absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, InputLayou
 QPolicy::QPolicy(const Game& game, Mlp network, std::string advisor_name, Advisor advisor)
     : game_(&game),
       network_(std::move(network)),
-      layout_(advisor_name.empty() ? InputLayout::kViewMove : InputLayout::kViewAdviceMoveAdvised),
+      layout_(LayoutFor(advisor_name)),
       advisor_name_(std::move(advisor_name)),
       advisor_(std::move(advisor)) {}
 

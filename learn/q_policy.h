@@ -27,6 +27,9 @@ enum class InputLayout {
   kViewAdviceMoveAdvised,   // inputs=view,advice_move,move,advised (what gavel-train writes)
 };
 
+// The layout a network is built with: with an advisor, the advice's features beside the move's.
+InputLayout LayoutFor(const std::string& advisor_name);
+
 // The move an advisor recommends for a turn.
 using Advisor = std::function<absl::StatusOr<Move>(const Turn& turn)>;
 

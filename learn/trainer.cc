@@ -12,9 +12,7 @@ int InputSizeOf(const Game& game, const TrainConfig& config) {
   if (!state.ok()) return 0;
   v1::View view;
   (*state)->Observe((*state)->to_move(), &view);
-  auto size = InputSize(game, view,
-                        config.advisor_name.empty() ? InputLayout::kViewMove
-                                                    : InputLayout::kViewAdviceMoveAdvised);
+  auto size = InputSize(game, view, LayoutFor(config.advisor_name));
   return size.ok() ? *size : 0;
 }
 

@@ -1,5 +1,6 @@
 // The learning and search policies: the network, its weights file, the learned policy in
 // every game, ISMCTS, and a short training run that improves over random.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -173,6 +174,20 @@ TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
     EXPECT_TRUE(position.state->IsLegal(Move{chosen}));
     EXPECT_EQ(second.Choose(position.view, wire), chosen);
   }
+}
+
+// A decider's illegal move is an error naming it, and the state stays as it was.
+TEST(PlayToEnd, RefusesAnIllegalMoveAndLeavesTheStateUnchanged) {
+  const Game& game = *FindGame("sultan");
+  Position position = MidGame(game, 4, 3, 5);
+  const std::string before = position.state->Bytes();
+  const Move illegal{9999};
+  ASSERT_EQ(std::find(position.legal.begin(), position.legal.end(), illegal), position.legal.end());
+  const absl::Status status =
+      PlayToEnd(*position.state, [&](const Turn&, Seat) -> absl::StatusOr<Move> { return illegal; });
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("9999"));
+  EXPECT_EQ(position.state->Bytes(), before);
 }
 
 TEST(Rollout, ValuesAreTheSameForAnyThreadCount) {
