@@ -1,5 +1,6 @@
 #include "learn/mlp.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -15,14 +16,14 @@ constexpr uint32_t kVersion = 1;
 constexpr uint32_t kMaxLayerSize = 4096;
 constexpr uint32_t kMaxLayers = 16;
 
-// Standard normal from two uniforms (Box-Muller), deterministic across platforms.
-float Normal(Rng& rng) {
+}  // namespace
+
+float StandardNormal(Rng& rng) {
+  // Box-Muller from two uniforms: the same draws on every platform.
   const double u1 = (static_cast<double>(rng.Next() >> 11) + 1.0) / 9007199254740993.0;
   const double u2 = static_cast<double>(rng.Next() >> 11) / 9007199254740992.0;
   return static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2));
 }
-
-}  // namespace
 
 Mlp::Mlp(const std::vector<int>& sizes, uint64_t seed) : sizes_(sizes) {
   Rng rng(Rng::FromSeed(seed));
@@ -32,7 +33,7 @@ Mlp::Mlp(const std::vector<int>& sizes, uint64_t seed) : sizes_(sizes) {
     const float scale = std::sqrt(2.0f / static_cast<float>(in));
     layer.weights.resize(out, in);
     for (int r = 0; r < out; ++r)
-      for (int c = 0; c < in; ++c) layer.weights(r, c) = Normal(rng) * scale;
+      for (int c = 0; c < in; ++c) layer.weights(r, c) = StandardNormal(rng) * scale;
     layer.bias = Eigen::VectorXf::Zero(out);
     layer.weights_m = layer.weights_v = Matrix::Zero(out, in);
     layer.bias_m = layer.bias_v = Eigen::VectorXf::Zero(out);
@@ -99,6 +100,37 @@ float Mlp::TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float
                           ((layer.bias_v.array() / correction2).sqrt() + kEpsilon);
   }
   return loss;
+}
+
+Eigen::VectorXf Mlp::TailParameters(int layers) const {
+  std::vector<float> values;
+  for (size_t i = layers_.size() - static_cast<size_t>(layers); i < layers_.size(); ++i) {
+    const Layer& layer = layers_[i];
+    values.insert(values.end(), layer.weights.data(), layer.weights.data() + layer.weights.size());
+    values.insert(values.end(), layer.bias.data(), layer.bias.data() + layer.bias.size());
+  }
+  return Eigen::Map<const Eigen::VectorXf>(values.data(), static_cast<Eigen::Index>(values.size()));
+}
+
+void Mlp::SetTailParameters(int layers, const Eigen::VectorXf& values) {
+  Eigen::Index at = 0;
+  for (size_t i = layers_.size() - static_cast<size_t>(layers); i < layers_.size(); ++i) {
+    Layer& layer = layers_[i];
+    std::copy_n(values.data() + at, layer.weights.size(), layer.weights.data());
+    at += layer.weights.size();
+    std::copy_n(values.data() + at, layer.bias.size(), layer.bias.data());
+    at += layer.bias.size();
+  }
+}
+
+Eigen::VectorXf Mlp::TailScales(int layers) const {
+  std::vector<float> scales;
+  for (size_t i = layers_.size() - static_cast<size_t>(layers); i < layers_.size(); ++i) {
+    const Layer& layer = layers_[i];
+    const float rms = std::sqrt(layer.weights.squaredNorm() / static_cast<float>(layer.weights.size()));
+    scales.insert(scales.end(), static_cast<size_t>(layer.weights.size() + layer.bias.size()), rms);
+  }
+  return Eigen::Map<const Eigen::VectorXf>(scales.data(), static_cast<Eigen::Index>(scales.size()));
 }
 
 absl::Status Mlp::Save(const std::string& path) const {

@@ -17,8 +17,12 @@
 
 #include "Eigen/Core"
 #include "absl/status/statusor.h"
+#include "engine/core/rng.h"
 
 namespace gavel::learn {
+
+// A standard normal draw, the same on every platform.
+float StandardNormal(Rng& rng);
 
 class Mlp {
  public:
@@ -38,6 +42,15 @@ class Mlp {
   // (shared.size() + rest.cols() == input_size()). The first layer's share of `shared` is
   // computed once, so scoring many moves of one view costs little more than one move.
   Eigen::VectorXf ForwardShared(const Eigen::VectorXf& shared, const Matrix& rest) const;
+
+  int layer_count() const { return static_cast<int>(layers_.size()); }
+  // The weights and biases of the last `layers` layers as one vector, layer by layer, and
+  // back (a policy search perturbs these); `layers` must be 1..layer_count().
+  Eigen::VectorXf TailParameters(int layers) const;
+  void SetTailParameters(int layers, const Eigen::VectorXf& values);
+  // For each entry of TailParameters: the RMS of its layer's weights, a step size that
+  // suits that layer.
+  Eigen::VectorXf TailScales(int layers) const;
 
   // One Adam step on the mean squared error over the batch; returns the loss before it.
   float TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float learning_rate);

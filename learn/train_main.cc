@@ -7,20 +7,35 @@
 // evaluations use their own seeds). Progress goes to stderr; every evaluation is a line of
 // --curve (CSV). --out receives the network that evaluated best against the first of
 // --eval_vs (Dirk by default), --out_last the last one.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "bots/in_process.h"
 #include "engine/core/registry.h"
+#include "learn/policy_search.h"
 #include "learn/trainer.h"
 
 ABSL_FLAG(std::string, game, "sultan", "game to train");
 ABSL_FLAG(std::string, method, "rollouts",
-          "rollouts (paired rollouts of Dirk's games, see learn/trainer.h) or selfplay");
+          "rollouts (paired rollouts of Dirk's games, see learn/trainer.h), selfplay, or search "
+          "(evolution strategies on a trained network's last layers, see learn/policy_search.h)");
+ABSL_FLAG(std::string, start, "",
+          "search: the trained weights the search starts from, or 'dirk' for a linear network that "
+          "plays Dirk's advice (see AdviceFollowingNetwork)");
+ABSL_FLAG(int, iterations, 40, "search: iterations");
+ABSL_FLAG(int, pairs, 8, "search: antithetic pairs of perturbations per iteration");
+ABSL_FLAG(int, search_games, 500, "search: games each perturbed policy plays per iteration");
+ABSL_FLAG(int, search_layers, 1, "search: how many of the network's last layers are searched");
+ABSL_FLAG(double, sigma, 0.1,
+          "search: perturbation of a weight, relative to its layer's RMS weight (absolute from --start=dirk)");
+ABSL_FLAG(double, margin_sigma, 0.02, "search: perturbation of the advice margin");
+ABSL_FLAG(double, search_step, 1.0, "search: step along the normalized gradient estimate, in sigmas");
 ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
 ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
 ABSL_FLAG(int, candidates, 6, "rollouts: moves compared per decision, the advice included (0: all)");
@@ -69,6 +84,15 @@ absl::StatusOr<NamedPolicy> Named(const std::string& name, const std::string& ga
   return NamedPolicy{name, *dirk};
 }
 
+absl::Status ParseOptions(const std::string& text, gavel::OptionMap* options) {
+  for (absl::string_view pair : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(pair, absl::MaxSplits('=', 1));
+    if (parts.size() != 2) return absl::InvalidArgumentError("--options wants name=value pairs");
+    (*options)[parts[0]] = parts[1];
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& game) {
   gavel::learn::TrainConfig config;
   config.players = absl::GetFlag(FLAGS_players);
@@ -84,7 +108,7 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.rollout_threads = absl::GetFlag(FLAGS_rollout_threads);
     config.target_min_z = absl::GetFlag(FLAGS_target_min_z);
   } else if (absl::GetFlag(FLAGS_method) != "selfplay") {
-    return absl::InvalidArgumentError("--method is rollouts or selfplay");
+    return absl::InvalidArgumentError("--method is rollouts, selfplay or search");
   }
   config.seed = absl::GetFlag(FLAGS_seed);
   config.episodes = absl::GetFlag(FLAGS_episodes);
@@ -99,11 +123,8 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   config.eval_every = absl::GetFlag(FLAGS_eval_every);
   config.eval_games = absl::GetFlag(FLAGS_eval_games);
   config.eval_threads = absl::GetFlag(FLAGS_eval_threads);
-  for (absl::string_view pair : absl::StrSplit(absl::GetFlag(FLAGS_options), ',', absl::SkipEmpty())) {
-    std::vector<std::string> parts = absl::StrSplit(pair, absl::MaxSplits('=', 1));
-    if (parts.size() != 2) return absl::InvalidArgumentError("--options wants name=value pairs");
-    config.options[parts[0]] = parts[1];
-  }
+  if (auto parsed = ParseOptions(absl::GetFlag(FLAGS_options), &config.options); !parsed.ok())
+    return parsed;
   config.hidden.clear();
   for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
     int value = 0;
@@ -139,6 +160,90 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   return config;
 }
 
+// Progress bar on stderr: `done` of `total`, then `note`.
+void ShowProgress(int done, int total, const std::string& note) {
+  const int width = 40;
+  const int filled = width * done / std::max(1, total);
+  std::fprintf(stderr, "\r[%s%s] %d/%d %s", std::string(filled, '#').c_str(),
+               std::string(width - filled, ' ').c_str(), done, total, note.c_str());
+}
+
+void WriteCurveRow(std::ofstream& curve, const std::string& step, const std::string& opponent,
+                   const gavel::learn::Evaluation& result, const std::string& loss) {
+  if (!curve.is_open()) return;
+  curve << step << "," << opponent << "," << result.games << "," << result.win_rate << ","
+        << result.win_rate_ci95 << "," << result.mean_score << "," << result.mean_reward << "," << loss
+        << "\n"
+        << std::flush;
+}
+
+absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path);
+
+// --method=search: evolution strategies from --start against Dirk; saves the best policy.
+int RunSearch(const gavel::Game& game, std::ofstream& curve) {
+  auto advisor = gavel::bots::DirkAdvisor(game.name());
+  auto dirk = Named("dirk", game.name());
+  if (!advisor.ok() || !dirk.ok()) {
+    std::fprintf(stderr, "no Dirk for %s\n", game.name().c_str());
+    return 2;
+  }
+  const bool from_dirk = absl::GetFlag(FLAGS_start) == "dirk";
+  gavel::OptionMap options;
+  if (auto parsed = ParseOptions(absl::GetFlag(FLAGS_options), &options); !parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.ToString().c_str());
+    return 2;
+  }
+  auto start = from_dirk ? gavel::learn::AdviceFollowingNetwork(game, absl::GetFlag(FLAGS_players),
+                                                                options, "dirk", *advisor)
+                         : gavel::learn::QPolicy::Load(game, absl::GetFlag(FLAGS_start));
+  if (!start.ok()) {
+    std::fprintf(stderr, "%s\n", start.status().ToString().c_str());
+    return 2;
+  }
+  start->set_advisor(*advisor);
+  gavel::learn::SearchConfig config;
+  config.players = absl::GetFlag(FLAGS_players);
+  config.options = options;
+  config.seed = absl::GetFlag(FLAGS_seed);
+  config.sigma_absolute = from_dirk;
+  config.iterations = absl::GetFlag(FLAGS_iterations);
+  config.pairs = absl::GetFlag(FLAGS_pairs);
+  config.games = absl::GetFlag(FLAGS_search_games);
+  config.layers = absl::GetFlag(FLAGS_search_layers);
+  config.sigma = absl::GetFlag(FLAGS_sigma);
+  config.margin_sigma = absl::GetFlag(FLAGS_margin_sigma);
+  config.step = absl::GetFlag(FLAGS_search_step);
+  config.eval_every = absl::GetFlag(FLAGS_eval_every);
+  config.eval_games = absl::GetFlag(FLAGS_eval_games);
+  config.threads = absl::GetFlag(FLAGS_eval_threads);
+  config.opponent = dirk->policy;
+  gavel::learn::PolicySearch search(game, *std::move(start), std::move(config));
+  const int iterations = absl::GetFlag(FLAGS_iterations);
+  const auto status = search.Run([&](const gavel::learn::SearchProgress& progress) {
+    ShowProgress(progress.iteration, iterations, absl::StrCat("fitness ", progress.mean_fitness));
+    if (!progress.evaluation) return;
+    const auto& result = *progress.evaluation;
+    std::fprintf(stderr, "\n  iteration %d%s: vs dirk %.3f +- %.3f; margin %.3f\n", progress.iteration,
+                 progress.best_so_far ? " (best)" : "", result.win_rate, result.win_rate_ci95,
+                 search.current().advice_margin());
+    WriteCurveRow(curve, absl::StrCat("iteration=", progress.iteration), "dirk", result,
+                  absl::StrCat(progress.mean_fitness));
+  });
+  std::fprintf(stderr, "\n");
+  if (!status.ok()) {
+    std::fprintf(stderr, "search failed: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  for (const auto& [policy, path] : {std::pair{&search.best(), absl::GetFlag(FLAGS_out)},
+                                     std::pair{&search.current(), absl::GetFlag(FLAGS_out_last)}}) {
+    if (auto saved = Save(*policy, path); !saved.ok()) {
+      std::fprintf(stderr, "%s\n", saved.ToString().c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) {
   if (path.empty()) return absl::OkStatus();
   if (auto saved = policy.Save(path); !saved.ok()) return saved;
@@ -155,6 +260,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown game %s\n", absl::GetFlag(FLAGS_game).c_str());
     return 2;
   }
+  std::ofstream curve;
+  if (!absl::GetFlag(FLAGS_curve).empty()) {
+    curve.open(absl::GetFlag(FLAGS_curve));
+    curve << "episode,opponent,games,win_rate,ci95,mean_score,mean_reward,loss\n";
+  }
+  if (absl::GetFlag(FLAGS_method) == "search") return RunSearch(*game, curve);
   auto config = ConfigFromFlags(*game);
   if (!config.ok()) {
     std::fprintf(stderr, "%s\n", config.status().ToString().c_str());
@@ -164,29 +275,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", probe.status().ToString().c_str());
     return 2;
   }
-  std::ofstream curve;
-  if (!absl::GetFlag(FLAGS_curve).empty()) {
-    curve.open(absl::GetFlag(FLAGS_curve));
-    curve << "episode,opponent,games,win_rate,ci95,mean_score,mean_reward,loss\n";
-  }
   const int episodes = config->episodes;
   const int players = config->players;
   gavel::learn::Trainer trainer(*game, *std::move(config));
   const auto status = trainer.Run([&](const gavel::learn::TrainProgress& progress) {
-    const int width = 40;
-    const int filled = width * progress.episode / episodes;
-    std::fprintf(stderr, "\r[%s%s] %d/%d loss %.4f", std::string(filled, '#').c_str(),
-                 std::string(width - filled, ' ').c_str(), progress.episode, episodes, progress.loss);
+    ShowProgress(progress.episode, episodes, absl::StrCat("loss ", progress.loss));
     if (progress.evaluations.empty()) return;
     std::fprintf(stderr, "\n  episode %d%s:", progress.episode, progress.best_so_far ? " (best)" : "");
     for (const auto& [opponent, result] : progress.evaluations) {
       std::fprintf(stderr, " vs %s %.3f +- %.3f;", opponent.c_str(), result.win_rate,
                    result.win_rate_ci95);
-      if (curve.is_open())
-        curve << progress.episode << "," << opponent << "," << result.games << "," << result.win_rate
-              << "," << result.win_rate_ci95 << "," << result.mean_score << "," << result.mean_reward
-              << "," << progress.loss << "\n"
-              << std::flush;
+      WriteCurveRow(curve, absl::StrCat(progress.episode), opponent, result, absl::StrCat(progress.loss));
     }
     std::fprintf(stderr, " fair share %.3f\n", 1.0 / players);
   });
@@ -210,9 +309,7 @@ int main(int argc, char** argv) {
       for (const auto& [margin, result] : *tuned) {
         std::fprintf(stderr, "  margin %.3f: win rate %.3f +- %.3f\n", margin, result.win_rate,
                      result.win_rate_ci95);
-        if (curve.is_open())
-          curve << "margin=" << margin << ",tuning," << result.games << "," << result.win_rate << ","
-                << result.win_rate_ci95 << "," << result.mean_score << "," << result.mean_reward << ",\n";
+        WriteCurveRow(curve, absl::StrCat("margin=", margin), "tuning", result, "");
       }
       std::fprintf(stderr, "  kept margin %.3f\n", trainer.best().advice_margin());
     }

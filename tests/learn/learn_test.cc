@@ -85,6 +85,27 @@ TEST(Mlp, SharedPrefixGivesTheSameOutputs) {
   EXPECT_NEAR(linear.ForwardShared(shared, rest)(2), linear.Forward(whole)(2), 1e-5f);
 }
 
+// The last layers' parameters, as a policy search reads and writes them: read back as
+// written, the output unchanged; moved, the output moves.
+TEST(Mlp, TailParametersRoundTrip) {
+  Mlp mlp({5, 6, 3, 1}, 3);
+  Mlp::Matrix inputs = Mlp::Matrix::Ones(2, 5);
+  const Eigen::VectorXf before = mlp.Forward(inputs);
+  EXPECT_EQ(mlp.TailParameters(1).size(), 3 + 1);
+  EXPECT_EQ(mlp.TailParameters(2).size(), 6 * 3 + 3 + 3 + 1);
+  const Eigen::VectorXf scales = mlp.TailScales(2);
+  ASSERT_EQ(scales.size(), 6 * 3 + 3 + 3 + 1);
+  EXPECT_GT(scales.minCoeff(), 0.0f);
+  EXPECT_NE(scales(0), scales(scales.size() - 1));  // one RMS per layer
+  Eigen::VectorXf parameters = mlp.TailParameters(2);
+  mlp.SetTailParameters(2, parameters);
+  EXPECT_EQ(mlp.Forward(inputs), before);
+  parameters(parameters.size() - 1) += 1;  // the output bias
+  mlp.SetTailParameters(2, parameters);
+  EXPECT_NEAR(mlp.Forward(inputs)(0), before(0) + 1, 1e-5f);
+  EXPECT_EQ(mlp.TailParameters(2), parameters);
+}
+
 TEST(Mlp, SaveLoadRoundTripAndCorruptFiles) {
   Mlp mlp({5, 8, 1}, 1);
   mlp.metadata = "game=sultan\n";

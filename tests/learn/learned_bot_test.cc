@@ -9,6 +9,7 @@
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "learn/policy_search.h"
 #include "learn/trainer.h"
 
 namespace gavel::bots {
@@ -151,6 +152,25 @@ TEST(LearnedBot, UnknownInputLayoutIsAClearError) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("view,future"));
 }
 
+// The network chooses Dirk's move at every decision of a four-seat game.
+void ExpectPlaysLikeDirk(const learn::QPolicy& network, const std::string& game_name) {
+  SCOPED_TRACE(game_name);
+  auto dirk = DirkInProcess(game_name);
+  auto state = std::move(*FindGame(game_name)->NewGame(4, 4, {}));
+  Rng rng(1);
+  std::vector<Move> legal;
+  while (!state->finished()) {
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    const learn::Turn turn(*state, view, legal);
+    auto chosen = network.Choose(turn);
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    ASSERT_EQ(*chosen, *(*dirk)(turn, rng));
+    state->ApplyLegal(*chosen, nullptr);
+  }
+}
+
 // With a margin no Q difference can exceed, an advised network plays exactly its advice;
 // the margin is saved with the weights.
 TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
@@ -172,20 +192,7 @@ TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
   EXPECT_EQ(loaded->Metadata("inputs"), "view,advice_move,move,advised");
   EXPECT_EQ(loaded->layout(), learn::InputLayout::kViewAdviceMoveAdvised);
 
-  auto dirk = DirkInProcess("carat");
-  auto state = std::move(*game.NewGame(4, 4, {}));
-  Rng rng(1);
-  std::vector<Move> legal;
-  while (!state->finished()) {
-    state->LegalMoves(legal);
-    v1::View view;
-    state->Observe(state->to_move(), &view);
-    const learn::Turn turn(*state, view, legal);
-    auto chosen = network.Choose(turn);
-    ASSERT_TRUE(chosen.ok()) << chosen.status();
-    ASSERT_EQ(*chosen, *(*dirk)(turn, rng));
-    state->ApplyLegal(*chosen, nullptr);
-  }
+  ExpectPlaysLikeDirk(network, "carat");
 }
 
 // Trains with the configuration and returns the best network's saved bytes.
@@ -246,6 +253,94 @@ TEST(Trainer, RolloutTrainingGivesTheSameWeightsOnAnyThreadCount) {
   }
   EXPECT_FALSE(saved[0].empty());
   EXPECT_EQ(saved[0], saved[1]);
+}
+
+// An untrained advised Carat network at margin 0: it plays its own arbitrary favourites.
+learn::QPolicy UntrainedCaratNetwork() {
+  learn::TrainConfig config;
+  config.players = 4;
+  config.episodes = 0;
+  config.advisor_name = "dirk";
+  config.advisor = *DirkAdvisor("carat");
+  learn::QPolicy network = learn::Trainer(*FindGame("carat"), config).policy();
+  network.set_advice_margin(0);
+  return network;
+}
+
+learn::SearchConfig SmallSearch(learn::Policy opponent) {
+  learn::SearchConfig config;
+  config.seed = 3;
+  config.iterations = 4;
+  config.pairs = 2;
+  config.games = 40;
+  config.eval_every = 2;
+  config.eval_games = 100;
+  config.opponent = std::move(opponent);
+  return config;
+}
+
+// Same seed: byte-identical weights, whatever the number of threads the games run on.
+TEST(PolicySearch, SameSeedGivesTheSameWeightsOnAnyThreadCount) {
+  const Game& game = *FindGame("carat");
+  const std::string start_path = Folder("search_start") + "/carat-4p.gmlp";
+  ASSERT_TRUE(UntrainedCaratNetwork().Save(start_path).ok());
+  std::string saved[2];
+  for (int threads : {1, 2}) {
+    learn::SearchConfig config = SmallSearch(*DirkInProcess("carat"));
+    config.iterations = 2;
+    config.games = 8;
+    config.eval_games = 8;
+    config.layers = 2;
+    config.threads = threads;
+    learn::PolicySearch search(game, UntrainedCaratNetwork(), config);
+    ASSERT_TRUE(search.Run([](const learn::SearchProgress&) {}).ok());
+    const std::string path = Folder("search") + "/carat-4p.gmlp";
+    ASSERT_TRUE(search.current().Save(path).ok());
+    saved[threads - 1] = Slurp(path);
+  }
+  EXPECT_FALSE(saved[0].empty());
+  EXPECT_NE(saved[0], Slurp(start_path));  // the search moved
+  EXPECT_EQ(saved[0], saved[1]);
+}
+
+// From a network that ignores its advice, a short search against random players finds
+// that following Dirk's advice more often wins more: it raises the margin, and the win
+// rate with it.
+TEST(PolicySearch, ImprovesAPoorStartAgainstRandomPlayers) {
+  learn::SearchConfig config = SmallSearch(learn::RandomPolicy());
+  config.margin_sigma = 0.5;
+  std::vector<double> win_rates;
+  learn::PolicySearch search(*FindGame("carat"), UntrainedCaratNetwork(), config);
+  ASSERT_TRUE(search.Run([&](const learn::SearchProgress& progress) {
+    if (progress.evaluation) win_rates.push_back(progress.evaluation->win_rate);
+  }).ok());
+  ASSERT_EQ(win_rates.size(), 3u);  // iterations 0, 2 and 4
+  EXPECT_GT(search.best().advice_margin(), 0.1);
+  EXPECT_GT(*std::max_element(win_rates.begin() + 1, win_rates.end()), win_rates[0] + 0.15)
+      << "win rates at iterations 0, 2, 4: " << win_rates[0] << ", " << win_rates[1] << ", " << win_rates[2];
+  EXPECT_THAT(search.best().Metadata("search_iteration"), ::testing::Not(::testing::IsEmpty()));
+}
+
+// A search's linear start plays exactly Dirk's moves, in every game.
+TEST(PolicySearch, AdviceFollowingStartPlaysDirkInEveryGame) {
+  for (const char* name : {"sultan", "moonlight_market", "carat", "mercado", "morgenland"}) {
+    auto start = learn::AdviceFollowingNetwork(*FindGame(name), 4, {}, "dirk", *DirkAdvisor(name));
+    ASSERT_TRUE(start.ok()) << start.status();
+    EXPECT_EQ(start->network().layer_count(), 1);
+    ExpectPlaysLikeDirk(*start, name);
+  }
+  EXPECT_FALSE(learn::AdviceFollowingNetwork(*FindGame("carat"), 4, {}, "", {}).ok());
+}
+
+// The search refuses what it cannot work with.
+TEST(PolicySearch, NeedsAnAdvisedNetworkAndAnOpponent) {
+  learn::QPolicy unadvised(*FindGame("carat"), learn::Mlp({4, 1}, 1));
+  learn::PolicySearch without_advice(*FindGame("carat"), unadvised, SmallSearch(learn::RandomPolicy()));
+  EXPECT_EQ(without_advice.Run([](const learn::SearchProgress&) {}).code(),
+            absl::StatusCode::kFailedPrecondition);
+  learn::PolicySearch without_opponent(*FindGame("carat"), UntrainedCaratNetwork(), SmallSearch({}));
+  EXPECT_EQ(without_opponent.Run([](const learn::SearchProgress&) {}).code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

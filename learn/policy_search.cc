@@ -1,0 +1,141 @@
+#include "learn/policy_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "learn/trainer.h"
+
+namespace gavel::learn {
+namespace {
+
+// Deal seeds far from each other and from gavel-eval's, so that no iteration, evaluation
+// or reported table plays the same deals.
+uint64_t SearchDeals(uint64_t seed, int iteration) {
+  return (seed << 32) + static_cast<uint64_t>(iteration) * 1000003;
+}
+uint64_t EvaluationDeals(uint64_t seed, int iteration) {
+  return SearchDeals(seed, iteration) + 0x80000000ull;
+}
+
+}  // namespace
+
+absl::StatusOr<QPolicy> AdviceFollowingNetwork(const Game& game, int players, const OptionMap& options,
+                                               const std::string& advisor_name, Advisor advisor) {
+  TrainConfig config;
+  config.players = players;
+  config.options = options;
+  config.hidden = {};
+  config.episodes = 0;
+  config.advisor_name = advisor_name;
+  config.advisor = std::move(advisor);
+  QPolicy policy = Trainer(game, config).policy();
+  Mlp& network = policy.mutable_network();
+  if (network.input_size() == 0 || advisor_name.empty())
+    return absl::InvalidArgumentError("an advice-following network needs a game and an advisor");
+  Eigen::VectorXf weights = Eigen::VectorXf::Zero(network.input_size() + 1);
+  weights[network.input_size() - 1] = 1;  // the advised bit is the row's last input
+  network.SetTailParameters(1, weights);
+  policy.set_advice_margin(0);
+  return policy;
+}
+
+double SearchFitness(const Evaluation& evaluation) {
+  return 0.5 * (evaluation.win_rate + evaluation.mean_reward);
+}
+
+PolicySearch::PolicySearch(const Game& game, QPolicy start, SearchConfig config)
+    : game_(game),
+      config_(std::move(config)),
+      start_(start),
+      current_(std::move(start)),
+      rng_(Rng::FromSeed(config_.seed)) {
+  const Mlp& network = start_.network();
+  config_.layers = std::clamp(config_.layers, 1, std::max(1, network.layer_count()));
+  const Eigen::VectorXf weights = network.TailParameters(config_.layers);
+  const Eigen::VectorXf weight_scales = config_.sigma_absolute
+                                            ? Eigen::VectorXf::Ones(weights.size())
+                                            : network.TailScales(config_.layers);
+  start_parameters_.resize(weights.size() + 1);
+  start_parameters_ << weights, static_cast<float>(start_.advice_margin());
+  // The margin's unit is chosen so that a sigma-sized step moves it by margin_sigma.
+  scales_.resize(weights.size() + 1);
+  scales_ << weight_scales, static_cast<float>(config_.margin_sigma / config_.sigma);
+  offset_ = Eigen::VectorXf::Zero(start_parameters_.size());
+}
+
+QPolicy PolicySearch::At(const Eigen::VectorXf& offset) const {
+  QPolicy policy = start_;
+  const Eigen::VectorXf parameters = start_parameters_ + scales_.cwiseProduct(offset);
+  const Eigen::Index weights = parameters.size() - 1;
+  policy.mutable_network().SetTailParameters(config_.layers, parameters.head(weights));
+  policy.set_advice_margin(std::max(0.0f, parameters[weights]));
+  return policy;
+}
+
+absl::StatusOr<Evaluation> PolicySearch::Play(const QPolicy& policy, int games, uint64_t deals) const {
+  const Policy greedy = [&policy](const Turn& turn, Rng&) { return policy.Choose(turn); };
+  return Evaluate(game_, config_.players, config_.options, greedy, config_.opponent, games, deals,
+                  config_.threads);
+}
+
+absl::Status PolicySearch::EvaluateNow(int iteration, SearchProgress* report) {
+  auto evaluation = Play(current_, config_.eval_games, EvaluationDeals(config_.seed, iteration));
+  if (!evaluation.ok()) return evaluation.status();
+  report->evaluation = *evaluation;
+  if (evaluation->win_rate > best_win_rate_) {
+    best_win_rate_ = evaluation->win_rate;
+    best_ = current_;
+    best_->mutable_network().metadata += absl::StrCat("search_iteration=", iteration, "\n");
+    report->best_so_far = true;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PolicySearch::Run(const std::function<void(const SearchProgress&)>& progress) {
+  if (start_.AdvisorName().empty()) return absl::FailedPreconditionError("the search tunes an advised network");
+  if (!config_.opponent) return absl::InvalidArgumentError("the search needs an opponent");
+  if (config_.pairs < 1 || config_.games < 1 || config_.sigma <= 0)
+    return absl::InvalidArgumentError("the search needs pairs, games and sigma above 0");
+  SearchProgress start;
+  if (auto evaluated = EvaluateNow(0, &start); !evaluated.ok()) return evaluated;
+  progress(start);
+  const Eigen::Index size = offset_.size();
+  for (int iteration = 1; iteration <= config_.iterations; ++iteration) {
+    SearchProgress report;
+    report.iteration = iteration;
+    const uint64_t deals = SearchDeals(config_.seed, iteration);
+    std::vector<Eigen::VectorXf> noises;
+    std::vector<double> differences;
+    for (int pair = 0; pair < config_.pairs; ++pair) {
+      Eigen::VectorXf noise(size);
+      for (Eigen::Index i = 0; i < size; ++i) noise[i] = StandardNormal(rng_);
+      const float sigma = static_cast<float>(config_.sigma);
+      auto plus = Play(At(offset_ + sigma * noise), config_.games, deals);
+      if (!plus.ok()) return plus.status();
+      auto minus = Play(At(offset_ - sigma * noise), config_.games, deals);
+      if (!minus.ok()) return minus.status();
+      differences.push_back(SearchFitness(*plus) - SearchFitness(*minus));
+      report.mean_fitness += (SearchFitness(*plus) + SearchFitness(*minus)) / (2.0 * config_.pairs);
+      noises.push_back(std::move(noise));
+    }
+    // Differences scaled to unit RMS: the step's length does not depend on how much the
+    // result moves, only its direction does.
+    double square_sum = 0;
+    for (double difference : differences) square_sum += difference * difference;
+    const double rms = std::sqrt(square_sum / config_.pairs);
+    if (rms > 0) {
+      Eigen::VectorXf gradient = Eigen::VectorXf::Zero(size);
+      for (int pair = 0; pair < config_.pairs; ++pair)
+        gradient += static_cast<float>(differences[pair] / rms / config_.pairs) * noises[pair];
+      offset_ += static_cast<float>(config_.step * config_.sigma) * gradient;
+      current_ = At(offset_);
+    }
+    if (iteration % std::max(1, config_.eval_every) == 0 || iteration == config_.iterations)
+      if (auto evaluated = EvaluateNow(iteration, &report); !evaluated.ok()) return evaluated;
+    progress(report);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace gavel::learn
