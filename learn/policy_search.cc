@@ -40,6 +40,42 @@ absl::StatusOr<QPolicy> AdviceFollowingNetwork(const Game& game, int players, co
   return policy;
 }
 
+absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players,
+                                                      const OptionMap& options, const QPolicy& policy,
+                                                      int count, int games, uint64_t seed) {
+  if (policy.layout() != InputLayout::kViewAdviceMoveAdvised)
+    return absl::InvalidArgumentError("the feature spread needs a network that sees the advice's features");
+  std::vector<double> squares(static_cast<size_t>(std::max(count, 0)), 0.0);
+  double moves = 0;
+  int first_column = 0;
+  const Decider record = [&](const Turn& turn, Seat) -> absl::StatusOr<Move> {
+    Features sizes;
+    if (auto status = game.Featurize(turn.view(), {}, &sizes); !status.ok()) return status;
+    const Eigen::Index view = static_cast<Eigen::Index>(sizes.observation.size());
+    const Eigen::Index move_size = sizes.move_size;
+    if (count > move_size)
+      return absl::InvalidArgumentError(absl::StrCat("a move has only ", move_size, " features"));
+    Mlp::Matrix rows;
+    std::optional<Move> advice;
+    if (auto status = policy.Rows(turn, turn.legal(), &rows, &advice); !status.ok()) return status;
+    // A row holds the view's features, the advice's, the move's, then the advised bit.
+    const Mlp::Matrix differences =
+        rows.middleCols(view + move_size, count) - rows.middleCols(view, count);
+    for (Eigen::Index k = 0; k < count; ++k)
+      squares[static_cast<size_t>(k)] += differences.col(k).squaredNorm();
+    moves += static_cast<double>(rows.rows());
+    first_column = static_cast<int>(view + move_size);
+    return *advice;
+  };
+  for (int g = 0; g < games; ++g) {
+    auto state = game.NewGame(players, seed + static_cast<uint64_t>(g), options);
+    if (!state.ok()) return state.status();
+    if (auto played = PlayToEnd(**state, record); !played.ok()) return played;
+  }
+  for (double& square : squares) square = moves > 0 ? std::sqrt(square / moves) : 0.0;
+  return MoveSpread{std::move(squares), first_column};
+}
+
 double SearchFitness(const Evaluation& evaluation) {
   return 0.5 * (evaluation.win_rate + evaluation.mean_reward);
 }
@@ -92,11 +128,29 @@ absl::Status PolicySearch::EvaluateNow(int iteration, SearchProgress* report) {
   return absl::OkStatus();
 }
 
+absl::Status PolicySearch::ScaleByFeatureSpread() {
+  const Mlp& network = start_.network();
+  if (network.layer_count() != 1)
+    return absl::InvalidArgumentError("searching move features needs a linear network");
+  auto spread = MoveFeatureSpread(game_, config_.players, config_.options, start_, config_.move_features,
+                                  config_.spread_games, EvaluationDeals(config_.seed, -1));
+  if (!spread.ok()) return spread.status();
+  // Only the searched weights move; a feature that never differs from the advice's stays.
+  scales_.setZero();
+  for (size_t k = 0; k < spread->rms.size(); ++k)
+    if (spread->rms[k] > 1e-6)
+      scales_[spread->first_column + static_cast<Eigen::Index>(k)] = static_cast<float>(1.0 / spread->rms[k]);
+  scales_[network.input_size() - 1] = 1;  // the advised bit
+  return absl::OkStatus();
+}
+
 absl::Status PolicySearch::Run(const std::function<void(const SearchProgress&)>& progress) {
   if (start_.AdvisorName().empty()) return absl::FailedPreconditionError("the search tunes an advised network");
   if (!config_.opponent) return absl::InvalidArgumentError("the search needs an opponent");
   if (config_.pairs < 1 || config_.games < 1 || config_.sigma <= 0)
     return absl::InvalidArgumentError("the search needs pairs, games and sigma above 0");
+  if (config_.move_features > 0)
+    if (auto scaled = ScaleByFeatureSpread(); !scaled.ok()) return scaled;
   SearchProgress start;
   if (auto evaluated = EvaluateNow(0, &start); !evaluated.ok()) return evaluated;
   progress(start);

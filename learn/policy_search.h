@@ -30,6 +30,12 @@ struct SearchConfig {
   int layers = 1;    // how many of the network's last layers are searched
   double sigma = 0.1;          // perturbation of a weight, relative to its layer's RMS weight
   bool sigma_absolute = false;  // ... or in the weights' own units (for layers started at 0)
+  // > 0, for a linear advised network (AdviceFollowingNetwork): search only the weights of
+  // the scored move's first `move_features` features and of the advised bit, each in units
+  // of how much that feature differs between a move and the advice (measured on
+  // `spread_games` games the advisor plays), so that sigma means the same for every feature.
+  int move_features = 0;
+  int spread_games = 20;
   double margin_sigma = 0.02;  // perturbation of the advice margin
   double step = 1.0;           // step along the normalized gradient estimate, in sigmas
   int eval_every = 5;          // iterations between evaluations of the current policy
@@ -57,6 +63,17 @@ double SearchFitness(const Evaluation& evaluation);
 absl::StatusOr<QPolicy> AdviceFollowingNetwork(const Game& game, int players, const OptionMap& options,
                                                const std::string& advisor_name, Advisor advisor);
 
+// For a network in the compared layout: the root mean square over every legal move of
+// `games` games the advisor plays at every seat of each of the move's first `count`
+// features minus the advice's, and the row column where the move's features begin.
+struct MoveSpread {
+  std::vector<double> rms;
+  int first_column = 0;
+};
+absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players,
+                                                      const OptionMap& options, const QPolicy& policy,
+                                                      int count, int games, uint64_t seed);
+
 class PolicySearch {
  public:
   // `start` must be an advised network with its advisor set.
@@ -69,6 +86,8 @@ class PolicySearch {
   const QPolicy& best() const { return best_ ? *best_ : current_; }
 
  private:
+  // Fills scales_ (see SearchConfig::move_features).
+  absl::Status ScaleByFeatureSpread();
   // The start policy moved by `offset` (in units of scales_).
   QPolicy At(const Eigen::VectorXf& offset) const;
   absl::StatusOr<Evaluation> Play(const QPolicy& policy, int games, uint64_t deals) const;

@@ -35,6 +35,8 @@ ABSL_FLAG(int, search_layers, 1, "search: how many of the network's last layers 
 ABSL_FLAG(double, sigma, 0.1,
           "search: perturbation of a weight, relative to its layer's RMS weight (absolute from --start=dirk)");
 ABSL_FLAG(double, margin_sigma, 0.02, "search: perturbation of the advice margin");
+ABSL_FLAG(int, search_move_features, 0,
+          "search from --start=dirk: only the weights of the move's first N features and the advice bit");
 ABSL_FLAG(double, search_step, 1.0, "search: step along the normalized gradient estimate, in sigmas");
 ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
 ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
@@ -206,6 +208,7 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   config.options = options;
   config.seed = absl::GetFlag(FLAGS_seed);
   config.sigma_absolute = from_dirk;
+  config.move_features = absl::GetFlag(FLAGS_search_move_features);
   config.iterations = absl::GetFlag(FLAGS_iterations);
   config.pairs = absl::GetFlag(FLAGS_pairs);
   config.games = absl::GetFlag(FLAGS_search_games);

@@ -30,10 +30,11 @@ constexpr int kObservationSize = 3 + 4 + kColours * 3 + kMaxPlayers * 4 + kSpace
 //   chips completed, points the viewer gains, points other seats gain, points nobody gains,
 //   points the viewer / others would gain from the touched open chips if they were scored now,
 //   touched chips left one tile short (a chance for the next seats), of those led by the viewer,
-//   then per tile corner: relative colour one-hot (4), chip value, completes the chip, empty
+//   the points the next seat can expect to take by closing the best of those chips, and by
+//   closing all of them (see ExpectedSteal), then per tile corner: relative colour one-hot (4), chip value, completes the chip, empty
 //   spaces left around the chip, points the viewer / others would gain if it were scored now.
 constexpr int kCornerFeatures = kColours + 5;
-constexpr int kMoveGlobal = 13;
+constexpr int kMoveGlobal = 15;
 constexpr int kMoveSize = kMoveGlobal + kCorners * kCornerFeatures;
 
 constexpr float kPointScale = 40.f;
@@ -56,7 +57,15 @@ Award AwardChip(const Data& data, int chip) {
 class Featurizer {
  public:
   Featurizer(const v1::CaratView& view, const Data& data)
-      : view_(view), data_(data), viewer_(view.seat()) {}
+      : view_(view), data_(data), viewer_(view.seat()) {
+    uint64_t unseen = kAllTiles & ~data.hands[viewer_];
+    for (int space = 0; space < kSpaces; ++space)
+      if (data.tile[space] >= 0) unseen &= ~(uint64_t{1} << data.tile[space]);
+    for (; unseen != 0; unseen &= unseen - 1) {
+      ++unseen_of_value_[TileValue(std::countr_zero(unseen))];
+      ++unseen_count_;
+    }
+  }
 
   void Observation(std::vector<float>& obs) const {
     obs.assign(kObservationSize, 0.f);
@@ -142,12 +151,39 @@ class Featurizer {
         if (left == 1) {
           f[11] += 0.25f;
           if (mine) f[12] += 0.25f;
+          const float steal = ExpectedSteal(after, chip) / kPointScale;
+          f[13] = std::max(f[13], steal);
+          f[14] += steal;
         }
       }
     }
   }
 
  private:
+  // What the next seat can expect to win by closing `chip` (one space left open in `after`)
+  // with its own colour on the open corner: any tile can turn its colour there, and its
+  // value is drawn from the tiles the viewer cannot see.
+  float ExpectedSteal(const Data& after, int chip) const {
+    if (unseen_count_ == 0) return 0;
+    const Seat next = static_cast<Seat>((viewer_ + 1) % data_.players);
+    std::array<Diamond, kCorners> diamonds;
+    const int count = ChipDiamonds(after, chip, diamonds);
+    float expected = 0;
+    for (int value = 1; value <= kMaxValue; ++value) {
+      if (unseen_of_value_[value] == 0) continue;
+      int best = 0;
+      for (int colour = 0; colour < kColours; ++colour) {
+        if (ColourOwner(data_, colour) != next) continue;
+        diamonds[count] = Diamond{static_cast<uint8_t>(colour), static_cast<uint8_t>(value)};
+        const ChipResult result =
+            JudgeChip({diamonds.data(), static_cast<size_t>(count + 1)}, data_.chip_value[chip]);
+        if (result.winner == colour) best = std::max(best, result.points);
+      }
+      expected += static_cast<float>(best * unseen_of_value_[value]);
+    }
+    return expected / static_cast<float>(unseen_count_);
+  }
+
   int Offset() const { return viewer_ * data_.colours_per_player; }
   int Relative(int colour) const { return (colour - Offset() + 2 * kColours) % kColours; }
   int Absolute(int relative) const { return (relative + Offset()) % kColours; }
@@ -155,6 +191,8 @@ class Featurizer {
   const v1::CaratView& view_;
   const Data& data_;
   const Seat viewer_;
+  std::array<int, kMaxValue + 1> unseen_of_value_{};  // tiles the viewer cannot see, by value
+  int unseen_count_ = 0;
 };
 
 }  // namespace

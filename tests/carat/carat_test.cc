@@ -856,5 +856,29 @@ TEST(CaratFeatures, TellWinningRotationsFromLosingOnes) {
   }
 }
 
+// The move features carry what the next seat can expect to take from a chip the move leaves
+// one tile short. Seat 2 places D5 at T(3,2), so that K(3,3) holds blue 3, yellow 2 and
+// red 5 with T(3,3) open. Green (seat 3) wins it only with a 6 (totals 5, 2, 3, 6): 4 colours
+// x 3 = 12 points. Six of the 33 tiles seat 2 cannot see are 6s.
+TEST(CaratFeatures, ExpectTheNextSeatsStealOfAChipLeftOneShort) {
+  auto state = NewCarat(4);
+  Data& data = state->mutable_data();
+  SetChip(data, Chip(3, 3), 3);
+  Arrange(data, {{2, 2, TileId(D, 3), 1}, {2, 3, TileId(A, 2), 0}}, {TileId(D, 5)});
+  ASSERT_EQ(state->to_move(), 2);
+  const std::vector<Move> moves = {PlaceMove(TileId(D, 5), Space(3, 2), 1),
+                                   PlaceMove(TileId(D, 5), Space(2, 4), 1)};
+  v1::View view;
+  state->Observe(2, &view);
+  Features features;
+  ASSERT_TRUE(CaratGame().Featurize(view, moves, &features).ok());
+  const float* leaves_one_short = features.moves.data();
+  EXPECT_NEAR(leaves_one_short[13] * 40, 12.0 * 6 / 33, 1e-4);  // the best such chip
+  EXPECT_NEAR(leaves_one_short[14] * 40, 12.0 * 6 / 33, 1e-4);  // all of them
+  const float* elsewhere = features.moves.data() + features.move_size;
+  EXPECT_EQ(elsewhere[13], 0);
+  EXPECT_EQ(elsewhere[14], 0);
+}
+
 }  // namespace
 }  // namespace gavel::carat

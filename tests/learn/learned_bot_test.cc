@@ -332,6 +332,43 @@ TEST(PolicySearch, AdviceFollowingStartPlaysDirkInEveryGame) {
   EXPECT_FALSE(learn::AdviceFollowingNetwork(*FindGame("carat"), 4, {}, "", {}).ok());
 }
 
+// Searching the move's features moves only those weights and the advised bit's, in units
+// of how much each feature differs from the advice's.
+TEST(PolicySearch, MoveFeatureSearchMovesOnlyThoseWeights) {
+  const Game& game = *FindGame("carat");
+  auto start = learn::AdviceFollowingNetwork(game, 4, {}, "dirk", *DirkAdvisor("carat"));
+  ASSERT_TRUE(start.ok()) << start.status();
+  auto spread = learn::MoveFeatureSpread(game, 4, {}, *start, 15, 3, 1);
+  ASSERT_TRUE(spread.ok()) << spread.status();
+  ASSERT_EQ(spread->rms.size(), 15u);
+  EXPECT_GT(*std::max_element(spread->rms.begin(), spread->rms.end()), 0.0);
+  const int first = spread->first_column;
+  EXPECT_GT(first, 0);
+  EXPECT_LT(first + 15, start->network().input_size());
+
+  learn::SearchConfig config = SmallSearch(*DirkInProcess("carat"));
+  config.iterations = 2;
+  config.games = 16;
+  config.eval_games = 8;
+  config.sigma = 0.3;
+  config.sigma_absolute = true;
+  config.move_features = 15;
+  config.spread_games = 3;
+  learn::PolicySearch search(game, *start, config);
+  ASSERT_TRUE(search.Run([](const learn::SearchProgress&) {}).ok());
+  const Eigen::VectorXf before = start->network().TailParameters(1);
+  const Eigen::VectorXf after = search.current().network().TailParameters(1);
+  const int advised = start->network().input_size() - 1;
+  int moved = 0;
+  for (Eigen::Index i = 0; i < before.size(); ++i) {
+    if (before[i] == after[i]) continue;
+    ++moved;
+    EXPECT_TRUE((i >= first && i < first + 15) || i == advised) << "weight " << i << " moved";
+  }
+  EXPECT_GT(moved, 0);
+  EXPECT_EQ(search.current().advice_margin(), 0);
+}
+
 // The search refuses what it cannot work with.
 TEST(PolicySearch, NeedsAnAdvisedNetworkAndAnOpponent) {
   learn::QPolicy unadvised(*FindGame("carat"), learn::Mlp({4, 1}, 1));
