@@ -40,31 +40,33 @@ absl::StatusOr<QPolicy> AdviceFollowingNetwork(const Game& game, int players, co
   return policy;
 }
 
-absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players,
-                                                      const OptionMap& options, const QPolicy& policy,
-                                                      int count, int games, uint64_t seed) {
+absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players, const OptionMap& options,
+                                             const QPolicy& policy, int count, int games,
+                                             uint64_t seed) {
   if (policy.layout() != InputLayout::kViewAdviceMoveAdvised)
     return absl::InvalidArgumentError("the feature spread needs a network that sees the advice's features");
   std::vector<double> squares(static_cast<size_t>(std::max(count, 0)), 0.0);
   double moves = 0;
-  int first_column = 0;
+  // A row holds the view's features, the advice's, the move's, then the advised bit; the
+  // sizes are the game's, the same at every decision.
+  Eigen::Index advice_column = -1, move_size = 0;
   const Decider record = [&](const Turn& turn, Seat) -> absl::StatusOr<Move> {
-    Features sizes;
-    if (auto status = game.Featurize(turn.view(), {}, &sizes); !status.ok()) return status;
-    const Eigen::Index view = static_cast<Eigen::Index>(sizes.observation.size());
-    const Eigen::Index move_size = sizes.move_size;
-    if (count > move_size)
-      return absl::InvalidArgumentError(absl::StrCat("a move has only ", move_size, " features"));
+    if (advice_column < 0) {
+      Features sizes;
+      if (auto status = game.Featurize(turn.view(), {}, &sizes); !status.ok()) return status;
+      advice_column = static_cast<Eigen::Index>(sizes.observation.size());
+      move_size = sizes.move_size;
+      if (count > move_size)
+        return absl::InvalidArgumentError(absl::StrCat("a move has only ", move_size, " features"));
+    }
     Mlp::Matrix rows;
     std::optional<Move> advice;
     if (auto status = policy.Rows(turn, turn.legal(), &rows, &advice); !status.ok()) return status;
-    // A row holds the view's features, the advice's, the move's, then the advised bit.
     const Mlp::Matrix differences =
-        rows.middleCols(view + move_size, count) - rows.middleCols(view, count);
+        rows.middleCols(advice_column + move_size, count) - rows.middleCols(advice_column, count);
     for (Eigen::Index k = 0; k < count; ++k)
       squares[static_cast<size_t>(k)] += differences.col(k).squaredNorm();
     moves += static_cast<double>(rows.rows());
-    first_column = static_cast<int>(view + move_size);
     return *advice;
   };
   for (int g = 0; g < games; ++g) {
@@ -73,7 +75,7 @@ absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players,
     if (auto played = PlayToEnd(**state, record); !played.ok()) return played;
   }
   for (double& square : squares) square = moves > 0 ? std::sqrt(square / moves) : 0.0;
-  return MoveSpread{std::move(squares), first_column};
+  return MoveSpread{std::move(squares), static_cast<int>(advice_column + move_size)};
 }
 
 double SearchFitness(const Evaluation& evaluation) {

@@ -3,7 +3,8 @@
 // al. 2017) on the measure that counts, its result against given opponents.
 //
 // Each iteration draws antithetic pairs of perturbations of the network's last layers and
-// of the advice margin, and every perturbed policy plays the same freshly seeded deals
+// of the advice margin (or, from a linear advice-following start, of chosen move-feature
+// weights: SearchConfig::move_features), and every perturbed policy plays the same freshly seeded deals
 // (common random numbers: a pair's difference comes from the decisions that differ, not
 // from the cards). The search steps along the perturbations weighted by their pairs'
 // differences. Regression on rollout targets ranks moves well where the advice is clearly
@@ -70,9 +71,9 @@ struct MoveSpread {
   std::vector<double> rms;
   int first_column = 0;
 };
-absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players,
-                                                      const OptionMap& options, const QPolicy& policy,
-                                                      int count, int games, uint64_t seed);
+absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players, const OptionMap& options,
+                                             const QPolicy& policy, int count, int games,
+                                             uint64_t seed);
 
 class PolicySearch {
  public:

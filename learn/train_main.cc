@@ -179,7 +179,12 @@ void WriteCurveRow(std::ofstream& curve, const std::string& step, const std::str
         << std::flush;
 }
 
-absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path);
+absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) {
+  if (path.empty()) return absl::OkStatus();
+  if (auto saved = policy.Save(path); !saved.ok()) return saved;
+  std::fprintf(stderr, "weights saved to %s\n", path.c_str());
+  return absl::OkStatus();
+}
 
 // --method=search: evolution strategies from --start against Dirk; saves the best policy.
 int RunSearch(const gavel::Game& game, std::ofstream& curve) {
@@ -247,12 +252,6 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   return 0;
 }
 
-absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) {
-  if (path.empty()) return absl::OkStatus();
-  if (auto saved = policy.Save(path); !saved.ok()) return saved;
-  std::fprintf(stderr, "weights saved to %s\n", path.c_str());
-  return absl::OkStatus();
-}
 
 }  // namespace
 

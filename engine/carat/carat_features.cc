@@ -31,8 +31,9 @@ constexpr int kObservationSize = 3 + 4 + kColours * 3 + kMaxPlayers * 4 + kSpace
 //   points the viewer / others would gain from the touched open chips if they were scored now,
 //   touched chips left one tile short (a chance for the next seats), of those led by the viewer,
 //   the points the next seat can expect to take by closing the best of those chips, and by
-//   closing all of them (see ExpectedSteal), then per tile corner: relative colour one-hot (4), chip value, completes the chip, empty
-//   spaces left around the chip, points the viewer / others would gain if it were scored now.
+//   closing all of them (see ExpectedSteal), then per tile corner: relative colour one-hot
+//   (4), chip value, completes the chip, empty spaces left around the chip, points the
+//   viewer / others would gain if it were scored now.
 constexpr int kCornerFeatures = kColours + 5;
 constexpr int kMoveGlobal = 15;
 constexpr int kMoveSize = kMoveGlobal + kCorners * kCornerFeatures;
