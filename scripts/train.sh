@@ -27,7 +27,7 @@ declare -A settings=(
   [sultan]="--method=rollouts --episodes=10000 --sample_rate=0.2 --eval_every=1000 $network"
   [moonlight_market]="--method=rollouts --episodes=1500 --sample_rate=0.05 --eval_every=150 $network"
   [carat]="$search --search_move_features=15 --iterations=60 --search_games=600 --sigma=0.1"
-  [mercado]="$search --search_move_features=44 --iterations=60 --search_games=300 --sigma=0.04"
+  [mercado]="$search --search_move_features=44 --iterations=120 --search_games=300 --sigma=0.04"
   [morgenland]="--method=selfplay --episodes=80000 --train_steps=2 --guide_start=0.8 --guide_end=0.3 --eval_every=8000 $network"
 )
 games=("${@:-sultan moonlight_market carat mercado morgenland}")
