@@ -7,8 +7,9 @@
 #   scripts/train.sh               every game
 #
 # Carat and Mercado: a policy search (learn/policy_search.h) from a linear network that
-# plays Dirk's advice; 60 iterations took about 23 minutes (Carat) and 25 (Mercado) on one
-# core here, less with GAVEL_TRAIN_THREADS=2 (the default). Same seed, same bytes.
+# plays Dirk's advice: Carat's 60 iterations took about 23 minutes on one core here,
+# Mercado's 120 about 26 minutes with GAVEL_TRAIN_THREADS=2 (the default). Same seed, same
+# bytes, on any thread count.
 #
 # Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
 # (learn/trainer.h), 10-30 minutes each on one core. Their committed weights were made with
