@@ -4,9 +4,9 @@
 //
 // Each iteration draws antithetic pairs of perturbations of the network's last layers and
 // of the advice margin (or, from a linear advice-following start, of chosen move-feature
-// weights: SearchConfig::move_features), and every perturbed policy plays the same freshly seeded deals
-// (common random numbers: a pair's difference comes from the decisions that differ, not
-// from the cards). The search steps along the perturbations weighted by their pairs'
+// weights: SearchConfig::move_features), and every perturbed policy plays the same freshly
+// seeded deals (common random numbers: a pair's difference comes from the decisions that
+// differ, not from the cards). The search steps along the perturbations weighted by their pairs'
 // differences. Regression on rollout targets ranks moves well where the advice is clearly
 // worse, but near the margin its small errors decide many games; the search corrects those
 // against the games' results directly.

@@ -252,7 +252,6 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   return 0;
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
