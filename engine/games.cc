@@ -1,17 +1,20 @@
-// The registry: every game of this build, in a fixed order.
+// The registry: every game of this build (gavel/games.inc, generated from GAVEL_GAMES), in
+// the build's order.
 #include "engine/core/registry.h"
-#include "engine/carat/carat.h"
-#include "engine/mercado/mercado.h"
-#include "engine/moonlight_market/moonlight_market.h"
-#include "engine/morgenland/morgenland.h"
-#include "engine/sultan/sultan.h"
 
 namespace gavel {
+namespace registered {
+#define GAVEL_GAME(name) const Game& name();
+#include "gavel/games.inc"
+#undef GAVEL_GAME
+}  // namespace registered
 
 const std::vector<const Game*>& AllGames() {
   static const std::vector<const Game*> games = {
-      &sultan::SultanGame(), &moonlight_market::MoonlightMarketGame(), &carat::CaratGame(),
-      &mercado::MercadoGame(), &morgenland::MorgenlandGame()};
+#define GAVEL_GAME(name) &registered::name(),
+#include "gavel/games.inc"
+#undef GAVEL_GAME
+  };
   return games;
 }
 
@@ -19,6 +22,12 @@ const Game* FindGame(absl::string_view name) {
   for (const Game* game : AllGames())
     if (game->name() == name) return game;
   return nullptr;
+}
+
+std::vector<std::string> GameNames() {
+  std::vector<std::string> names;
+  for (const Game* game : AllGames()) names.push_back(game->name());
+  return names;
 }
 
 }  // namespace gavel

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages gavel needs to build, test and run. Idempotent and
-# non-interactive: does nothing when every package is already installed.
+# Installs the Debian 12 packages gavel needs to build and run (the main job), and with
+# --test also what only the test command needs: clang for the sanitizer and fuzzing pass,
+# Node.js and the pinned npm packages of the offline Kubernetes manifest validation.
+# Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
 
 packages=(
@@ -8,13 +10,15 @@ packages=(
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libeigen3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang libclang-rt-14-dev
   python3 python3-grpcio python3-protobuf
 )
-
-# Node.js runs the offline Kubernetes manifest validation (k8s/validate). A machine that
-# already has node and npm (from any source) keeps them.
-command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+test_only=false
+[[ ${1:-} == --test ]] && test_only=true
+if $test_only; then
+  packages+=(clang libclang-rt-14-dev)
+  # A machine that already has node and npm (from any source) keeps them.
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -29,6 +33,8 @@ if ((${#missing[@]} > 0)); then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+$test_only || exit 0
 
 # The manifest validator's npm packages, pinned by k8s/validate/package-lock.json.
 cd "$(dirname "$0")/../k8s/validate"

@@ -4,7 +4,7 @@
 # them with the libFuzzer target over every game's states and views.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 scripts/build.sh
 build_dir=${GAVEL_BUILD_DIR:-build}
 (cd "$build_dir" && ctest --output-on-failure -j"$(nproc)" --timeout 900)

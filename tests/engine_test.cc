@@ -2,6 +2,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/str_split.h"
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
@@ -90,6 +91,29 @@ TEST(Registry, EveryGameHasAUniqueNameAndValidInfo) {
       EXPECT_TRUE(Options::Resolve(game->info().options, {{spec.name, spec.default_value}}).ok());
   }
   EXPECT_EQ(FindGame("chess"), nullptr);
+}
+
+TEST(Registry, ListsExactlyTheGamesOfTheBuildInItsOrder) {
+  // GAVEL_BUILD_GAMES: the games this test was built with (GAVEL_GAMES, comma-separated).
+  const std::vector<std::string> built = absl::StrSplit(GAVEL_BUILD_GAMES, ',');
+  EXPECT_EQ(GameNames(), built);
+}
+
+TEST(Registry, ObserveFillsTheEnvelopeAroundEveryGamesView) {
+  for (const Game* game : AllGames()) {
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
+      auto state = game->NewGame(players, 7, {});
+      ASSERT_TRUE(state.ok()) << state.status();
+      for (Seat seat = 0; seat < (*state)->seats(); ++seat) {
+        v1::View view;
+        (*state)->Observe(seat, &view);
+        EXPECT_EQ(view.game(), game->name());
+        EXPECT_EQ(view.seat(), seat);
+        EXPECT_EQ(view.seats(), (*state)->seats()) << game->name() << " " << players;
+        EXPECT_FALSE(view.view().type_url().empty());
+      }
+    }
+  }
 }
 
 TEST(Registry, NewGameChecksPlayersAndOptions) {

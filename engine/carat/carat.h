@@ -124,7 +124,7 @@ class CaratState final : public State {
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   void Serialize(v1::GameState* out) const override;
-  void Observe(Seat seat, v1::View* out) const override;
+  void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
   Data& mutable_data() { return data_; }

@@ -6,6 +6,7 @@
 #include "engine/carat/carat.h"
 #include "engine/carat/carat_wire.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/registry.h"
 
 namespace gavel::carat {
 
@@ -352,7 +353,7 @@ void CaratState::Serialize(v1::GameState* out) const {
   out->mutable_state()->PackFrom(proto);
 }
 
-void CaratState::Observe(Seat viewer, v1::View* out) const {
+void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
   v1::CaratView view;
   PublicToProto(data_, &view);
   view.set_seat(viewer);
@@ -367,9 +368,7 @@ void CaratState::Observe(Seat viewer, v1::View* out) const {
       if (ColourOwner(data_, colour) == seat) shown->add_colours(ProtoColour(colour));
   }
   view.set_supply_count(static_cast<uint32_t>(std::popcount(data_.supply)));
-  out->set_game("carat");
-  out->set_seat(viewer);
-  out->mutable_view()->PackFrom(view);
+  out->PackFrom(view);
 }
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {
@@ -430,3 +429,5 @@ const Game& CaratGame() {
 const Game& CaratState::game() const { return CaratGame(); }
 
 }  // namespace gavel::carat
+
+GAVEL_REGISTER_GAME(carat, carat::CaratGame)

@@ -64,6 +64,13 @@ absl::Status State::Apply(Move move, EventSink* events) {
   return absl::OkStatus();
 }
 
+void State::Observe(Seat seat, v1::View* out) const {
+  out->set_game(game().name());
+  out->set_seat(seat);
+  out->set_seats(seats());
+  PackView(seat, out->mutable_view());
+}
+
 std::string State::Bytes() const {
   v1::GameState proto;
   Serialize(&proto);

@@ -2,7 +2,7 @@
 // The game interface every game implements. A Game describes a game and creates and
 // decodes States; a State is one position, with the rules as its methods.
 //
-// Principles (see DESIGN.md):
+// Principles (docs/design.md):
 // - Apply is a pure function of (state, move): all chance is drawn inside from the RNG
 //   stored in the state.
 // - Exactly one seat decides in every non-terminal state.
@@ -119,11 +119,16 @@ class State {
 
   // The full state, hidden information and RNG included, for trusted callers.
   virtual void Serialize(v1::GameState* out) const = 0;
-  // THE view filter: what `seat` may know, nothing else.
-  virtual void Observe(Seat seat, v1::View* out) const = 0;
+  // THE view filter: what `seat` may know, nothing else. The envelope (game, seat, number
+  // of seats) is the core's; the game's own view message comes from PackView.
+  void Observe(Seat seat, v1::View* out) const;
 
   // Canonical bytes of the full state (deterministic serialization).
   std::string Bytes() const;
+
+ protected:
+  // The game's view message for `seat` (e.g. gavel.v1.SultanView), packed into `out`.
+  virtual void PackView(Seat seat, google::protobuf::Any* out) const = 0;
 };
 
 class Game {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/registry.h"
 #include "engine/mercado/mercado.h"
 #include "gavel/v1/mercado.pb.h"
 
@@ -585,7 +586,7 @@ void MercadoState::Serialize(v1::GameState* out) const {
   out->mutable_state()->PackFrom(proto);
 }
 
-void MercadoState::Observe(Seat viewer, v1::View* out) const {
+void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
   Scratch<v1::MercadoView, kScratchBytes> scratch;
   v1::MercadoView& view = *scratch;
   TableToProto(data_, view.mutable_table());
@@ -602,9 +603,7 @@ void MercadoState::Observe(Seat viewer, v1::View* out) const {
       }
     }
   }
-  out->set_game("mercado");
-  out->set_seat(viewer);
-  out->mutable_view()->PackFrom(view);
+  out->PackFrom(view);
 }
 
 absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::Resample(const v1::View& view_proto,
@@ -660,3 +659,5 @@ const Game& MercadoGame() {
 const Game& MercadoState::game() const { return MercadoGame(); }
 
 }  // namespace gavel::mercado
+
+GAVEL_REGISTER_GAME(mercado, mercado::MercadoGame)

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/registry.h"
 #include "engine/moonlight_market/moonlight_market.h"
 #include "gavel/v1/moonlight_market.pb.h"
 
@@ -537,7 +538,7 @@ void MoonlightState::Serialize(v1::GameState* out) const {
   out->mutable_state()->PackFrom(proto);
 }
 
-void MoonlightState::Observe(Seat viewer, v1::View* out) const {
+void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
   v1::MoonlightView view;
   view.set_humans(data_.humans);
   view.set_bots(data_.bots);
@@ -574,9 +575,7 @@ void MoonlightState::Observe(Seat viewer, v1::View* out) const {
     PublicSeatToProto(holder, shown);
     for (const Chain& chain : holder.chains) shown->add_chain_values(ChainValue(Tiles(chain)));
   }
-  out->set_game("moonlight_market");
-  out->set_seat(viewer);
-  out->mutable_view()->PackFrom(view);
+  out->PackFrom(view);
 }
 
 absl::StatusOr<std::unique_ptr<State>> MoonlightGameImpl::Resample(const v1::View& view_proto,
@@ -651,3 +650,5 @@ const Game& MoonlightMarketGame() {
 const Game& MoonlightState::game() const { return MoonlightMarketGame(); }
 
 }  // namespace gavel::moonlight_market
+
+GAVEL_REGISTER_GAME(moonlight_market, moonlight_market::MoonlightMarketGame)

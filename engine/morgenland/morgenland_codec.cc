@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/registry.h"
 #include "engine/morgenland/morgenland_magic.h"
 #include "gavel/v1/morgenland.pb.h"
 
@@ -547,7 +548,7 @@ void MorgenlandState::Serialize(v1::GameState* out) const {
   out->mutable_state()->PackFrom(proto);
 }
 
-void MorgenlandState::Observe(Seat viewer, v1::View* out) const {
+void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
   v1::MorgenlandView view;
   EncodePublic(data_, &view);
   view.set_seat(viewer);
@@ -608,9 +609,7 @@ void MorgenlandState::Observe(Seat viewer, v1::View* out) const {
     seat_view->set_djinn(s.djinn);
     seat_view->set_artifacts(std::accumulate(s.owned.begin(), s.owned.end(), 0));
   }
-  out->set_game("morgenland");
-  out->set_seat(viewer);
-  out->mutable_view()->PackFrom(view);
+  out->PackFrom(view);
 }
 
 // ---------------------------------------------------------------------------
@@ -1104,3 +1103,5 @@ void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const
 }
 
 }  // namespace gavel::morgenland
+
+GAVEL_REGISTER_GAME(morgenland, morgenland::MorgenlandGame)

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/registry.h"
 #include "engine/sultan/sultan.h"
 #include "gavel/v1/sultan.pb.h"
 
@@ -300,7 +301,7 @@ void SultanState::Serialize(v1::GameState* out) const {
   out->mutable_state()->PackFrom(proto);
 }
 
-void SultanState::Observe(Seat viewer, v1::View* out) const {
+void SultanState::PackView(Seat viewer, google::protobuf::Any* out) const {
   v1::SultanView view;
   view.set_players(data_.players);
   view.set_seat(viewer);
@@ -330,9 +331,7 @@ void SultanState::Observe(Seat viewer, v1::View* out) const {
     ToProto(holder.collection, seat_view->mutable_collection());
     seat_view->set_score(CollectionScore(holder.collection, data_.players));
   }
-  out->set_game("sultan");
-  out->set_seat(viewer);
-  out->mutable_view()->PackFrom(view);
+  out->PackFrom(view);
 }
 
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view_proto,
@@ -411,3 +410,5 @@ const Game& SultanGame() {
 const Game& SultanState::game() const { return SultanGame(); }
 
 }  // namespace gavel::sultan
+
+GAVEL_REGISTER_GAME(sultan, sultan::SultanGame)
