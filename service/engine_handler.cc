@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "engine/core/status.h"
 
 namespace gavel::service {
 namespace {
@@ -29,9 +30,8 @@ absl::StatusOr<std::unique_ptr<State>> OpenState(const v1::StateRef& ref) {
     case v1::StateRef::FORM_NOT_SET:
       return absl::InvalidArgumentError("the request carries no state");
   }
-  auto game = GameNamed(ref.full().game());
-  if (!game.ok()) return game.status();
-  return (*game)->Deserialize(ref.full());
+  GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(ref.full().game()));
+  return game->Deserialize(ref.full());
 }
 
 absl::Status CheckSeat(const State& state, int seat) {
@@ -53,6 +53,43 @@ void FillStatus(const State& state, v1::GameStatus* status) {
     result->set_rank(outcome.ranks[seat]);
     result->set_automaton(state.IsAutomaton(seat));
   }
+}
+
+// The moves of the seat to move, with id, detail and text.
+void AddLegalMoves(const State& state, google::protobuf::RepeatedPtrField<v1::Move>* out) {
+  std::vector<Move> moves;
+  state.LegalMoves(moves);
+  out->Reserve(static_cast<int>(moves.size()));
+  for (Move move : moves) {
+    v1::Move* described = out->Add();
+    described->set_id(move.id);
+    state.MoveDetail(move, described->mutable_detail());
+    described->set_text(state.MoveText(move));
+  }
+}
+
+// The seats whose views `include` asks for; an error names a seat out of range.
+absl::StatusOr<SeatMask> ViewSeats(const v1::Include& include, const State& state) {
+  SeatMask seats = 0;
+  if (include.all_views()) seats = (SeatMask{1} << state.seats()) - 1;
+  if (include.mover_view() && !state.finished()) seats |= OnlySeat(state.to_move());
+  for (int seat : include.view_seats()) {
+    GAVEL_RETURN_IF_ERROR(CheckSeat(state, seat));
+    seats |= OnlySeat(seat);
+  }
+  return seats;
+}
+
+// What `include` asks for about the new state: the mover's legal moves, views, the hash.
+template <typename Response>
+absl::Status FillIncluded(const v1::Include& include, const State& state, Response* response) {
+  GAVEL_ASSIGN_OR_RETURN(const SeatMask view_seats, ViewSeats(include, state));
+  if (include.legal_moves() && !state.finished())
+    AddLegalMoves(state, response->mutable_legal_moves());
+  for (Seat seat = 0; seat < state.seats(); ++seat)
+    if (view_seats & OnlySeat(seat)) state.Observe(seat, response->add_views());
+  if (include.state_hash()) response->set_state_hash(state.Hash());
+  return absl::OkStatus();
 }
 
 template <typename Response>
@@ -92,52 +129,42 @@ absl::Status ListGames(const v1::ListGamesRequest&, v1::ListGamesResponse* respo
 }
 
 absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) {
-  auto game = GameNamed(request.game());
-  if (!game.ok()) return game.status();
+  GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.game()));
   OptionMap options(request.options().begin(), request.options().end());
   EventLog log(response->GetArena());
-  auto state = (*game)->NewGame(request.players(), request.seed(), options, &log);
-  if (!state.ok()) return state.status();
-  (*state)->Serialize(response->mutable_state());
-  FillStatus(**state, response->mutable_status());
-  FillEvents(log, (*state)->seats(), request.per_seat_events(), response);
+  GAVEL_ASSIGN_OR_RETURN(auto state,
+                         game->NewGame(request.players(), request.seed(), options, &log));
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, response));
+  state->Serialize(response->mutable_state());
+  FillStatus(*state, response->mutable_status());
+  FillEvents(log, state->seats(), request.per_seat_events(), response);
   return absl::OkStatus();
 }
 
 absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response) {
-  auto state = OpenState(request.state());
-  if (!state.ok()) return state.status();
-  if (auto status = CheckSeat(**state, request.seat()); !status.ok()) return status;
-  FillStatus(**state, response->mutable_status());
-  if ((*state)->to_move() != request.seat()) return absl::OkStatus();
-  std::vector<Move> moves;
-  (*state)->LegalMoves(moves);
-  for (Move move : moves) {
-    auto* out = response->add_moves();
-    out->set_id(move.id);
-    (*state)->MoveDetail(move, out->mutable_detail());
-    out->set_text((*state)->MoveText(move));
-  }
+  GAVEL_ASSIGN_OR_RETURN(auto state, OpenState(request.state()));
+  GAVEL_RETURN_IF_ERROR(CheckSeat(*state, request.seat()));
+  FillStatus(*state, response->mutable_status());
+  if (state->to_move() == request.seat()) AddLegalMoves(*state, response->mutable_moves());
   return absl::OkStatus();
 }
 
 absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response) {
-  auto state = OpenState(request.state());
-  if (!state.ok()) return state.status();
-  State& game_state = **state;
+  GAVEL_ASSIGN_OR_RETURN(auto state, OpenState(request.state()));
+  State& game_state = *state;
   if (game_state.finished())
     return absl::FailedPreconditionError("the game is over; no move can be applied");
   if (request.has_seat()) {
-    if (auto status = CheckSeat(game_state, request.seat()); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(CheckSeat(game_state, request.seat()));
     if (request.seat() != game_state.to_move())
       return absl::InvalidArgumentError(absl::StrCat("it is seat ", game_state.to_move(),
                                                      "'s turn, not seat ", request.seat(), "'s"));
   }
   if (!request.has_move()) return absl::InvalidArgumentError("the request carries no move");
-  auto move = game_state.game().ParseMove(request.move());
-  if (!move.ok()) return move.status();
+  GAVEL_ASSIGN_OR_RETURN(auto move, game_state.game().ParseMove(request.move()));
   EventLog log(response->GetArena());
-  if (auto status = game_state.Apply(*move, &log); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(game_state.Apply(move, &log));
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), game_state, response));
   game_state.Serialize(response->mutable_state());
   FillStatus(game_state, response->mutable_status());
   FillEvents(log, game_state.seats(), request.per_seat_events(), response);
@@ -145,20 +172,17 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response)
 }
 
 absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response) {
-  auto state = OpenState(request.state());
-  if (!state.ok()) return state.status();
-  if (auto status = CheckSeat(**state, request.seat()); !status.ok()) return status;
-  (*state)->Observe(request.seat(), response->mutable_view());
-  FillStatus(**state, response->mutable_status());
+  GAVEL_ASSIGN_OR_RETURN(auto state, OpenState(request.state()));
+  GAVEL_RETURN_IF_ERROR(CheckSeat(*state, request.seat()));
+  state->Observe(request.seat(), response->mutable_view());
+  FillStatus(*state, response->mutable_status());
   return absl::OkStatus();
 }
 
 absl::Status Resample(const v1::ResampleRequest& request, v1::ResampleResponse* response) {
-  auto game = GameNamed(request.view().game());
-  if (!game.ok()) return game.status();
-  auto state = (*game)->Resample(request.view(), request.seed());
-  if (!state.ok()) return state.status();
-  (*state)->Serialize(response->mutable_state());
+  GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.view().game()));
+  GAVEL_ASSIGN_OR_RETURN(auto state, game->Resample(request.view(), request.seed()));
+  state->Serialize(response->mutable_state());
   return absl::OkStatus();
 }
 

@@ -1,6 +1,8 @@
 #include "service/metrics.h"
 
+#include "absl/container/node_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "prometheus/counter.h"
@@ -11,6 +13,16 @@
 namespace gavel::service {
 
 struct ServiceMetrics::Impl {
+  // The counter and histogram of one (rpc, game, code). Family::Add builds a label map and
+  // takes the family's lock, so each call's pair is looked up here instead, once created.
+  struct Series {
+    prometheus::Counter* calls = nullptr;
+    prometheus::Histogram* latency = nullptr;
+  };
+  Series& SeriesFor(absl::string_view rpc, absl::string_view game, absl::StatusCode code);
+
+  absl::Mutex series_mutex;
+  absl::node_hash_map<std::string, Series> series ABSL_GUARDED_BY(series_mutex);
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
   prometheus::Family<prometheus::Counter>* calls = nullptr;
   prometheus::Family<prometheus::Histogram>* latency = nullptr;
@@ -52,8 +64,16 @@ absl::StatusOr<int> ServiceMetrics::Serve(const std::string& listen) {
   return ports.front();
 }
 
-void ServiceMetrics::RecordCall(absl::string_view rpc, absl::string_view game,
-                                absl::StatusCode code, double seconds) {
+ServiceMetrics::Impl::Series& ServiceMetrics::Impl::SeriesFor(absl::string_view rpc,
+                                                               absl::string_view game,
+                                                               absl::StatusCode code) {
+  thread_local std::string key;  // reused: no allocation per call once warm
+  key.clear();
+  absl::StrAppend(&key, rpc, "|", game, "|", static_cast<int>(code));
+  {
+    absl::ReaderMutexLock lock(&series_mutex);
+    if (auto found = series.find(key); found != series.end()) return found->second;
+  }
   // 10 us .. ~5 s, doubling: engine calls take microseconds, remote ones milliseconds.
   static const prometheus::Histogram::BucketBoundaries kBuckets = [] {
     prometheus::Histogram::BucketBoundaries bounds;
@@ -61,10 +81,18 @@ void ServiceMetrics::RecordCall(absl::string_view rpc, absl::string_view game,
     return bounds;
   }();
   const std::string rpc_name(rpc), game_name(game);
-  impl_->calls
-      ->Add({{"rpc", rpc_name}, {"game", game_name}, {"code", absl::StatusCodeToString(code)}})
-      .Increment();
-  impl_->latency->Add({{"rpc", rpc_name}, {"game", game_name}}, kBuckets).Observe(seconds);
+  Series created{
+      &calls->Add({{"rpc", rpc_name}, {"game", game_name}, {"code", absl::StatusCodeToString(code)}}),
+      &latency->Add({{"rpc", rpc_name}, {"game", game_name}}, kBuckets)};
+  absl::MutexLock lock(&series_mutex);
+  return series.try_emplace(key, created).first->second;  // node-stable: a reference stays valid
+}
+
+void ServiceMetrics::RecordCall(absl::string_view rpc, absl::string_view game,
+                                absl::StatusCode code, double seconds) {
+  Impl::Series& series = impl_->SeriesFor(rpc, game, code);
+  series.calls->Increment();
+  series.latency->Observe(seconds);
 }
 
 void ServiceMetrics::GameStarted(absl::string_view game) {

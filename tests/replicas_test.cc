@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "service/engine_client.h"
 #include "tests/support/child_process.h"
+#include "tests/support/test_games.h"
 
 namespace gavel {
 namespace {
@@ -48,12 +49,12 @@ class LoadRecorder {
   std::vector<std::string> failures_;
 };
 
-// Plays one 4-player Sultan game through the channel; false if any call failed.
+// Plays one 4-player game of the test game through the channel; false if any call failed.
 bool PlayGame(v1::Engine::Stub& stub, uint64_t seed, LoadRecorder& recorder) {
   std::mt19937 random(static_cast<unsigned>(seed));
   v1::NewGameRequest request;
-  request.set_game("sultan");
-  request.set_players(4);
+  request.set_game(gavel::testing::TestGame().name());
+  request.set_players(gavel::testing::TestPlayers(4));
   request.set_seed(seed);
   v1::NewGameResponse created;
   grpc::ClientContext create_context;

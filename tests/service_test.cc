@@ -5,9 +5,14 @@
 #include <future>
 #include <random>
 
+#include "engine/core/hash.h"
 #include "engine/core/registry.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gavel/v1/engine.grpc.pb.h"
+#if GAVEL_HAS_GAME_sultan
 #include "gavel/v1/sultan.pb.h"
+#endif
 #include "gmock/gmock.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
@@ -15,11 +20,14 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/test_games.h"
 
 namespace gavel {
 namespace {
 
 using ::gavel::testing::ChildProcess;
+using ::gavel::testing::TestGame;
+using ::gavel::testing::TestPlayers;
 using ::testing::HasSubstr;
 
 struct Server {
@@ -50,10 +58,11 @@ class EngineServerTest : public ::testing::Test {
   }
   v1::Engine::Stub& stub() { return *server_->stub; }
 
-  v1::GameState NewSultan(int players, uint64_t seed) {
+  // A new game of TestGame() with `players` players, or the nearest count it allows.
+  v1::GameState NewTestGame(int players, uint64_t seed) {
     v1::NewGameRequest request;
-    request.set_game("sultan");
-    request.set_players(players);
+    request.set_game(TestGame().name());
+    request.set_players(TestPlayers(players));
     request.set_seed(seed);
     v1::NewGameResponse response;
     grpc::ClientContext context;
@@ -62,11 +71,14 @@ class EngineServerTest : public ::testing::Test {
   }
 
   grpc::Status Apply(const v1::GameState& state, const v1::Move& move, v1::ApplyResponse* out,
-                     std::optional<int> seat = std::nullopt) {
+                     std::optional<int> seat = std::nullopt, bool per_seat_events = false,
+                     const v1::Include* include = nullptr) {
     v1::ApplyRequest request;
     *request.mutable_state()->mutable_full() = state;
     *request.mutable_move() = move;
     if (seat) request.set_seat(*seat);
+    request.set_per_seat_events(per_seat_events);
+    if (include) *request.mutable_include() = *include;
     grpc::ClientContext context;
     return stub().Apply(&context, request, out);
   }
@@ -82,6 +94,41 @@ class EngineServerTest : public ::testing::Test {
     return {response.moves().begin(), response.moves().end()};
   }
 
+  v1::View View(const v1::GameState& state, int seat) {
+    v1::ObserveRequest request;
+    *request.mutable_state()->mutable_full() = state;
+    request.set_seat(seat);
+    v1::ObserveResponse response;
+    grpc::ClientContext context;
+    EXPECT_TRUE(stub().Observe(&context, request, &response).ok());
+    return response.view();
+  }
+
+  // A response that included legal moves, every view and the hash against LegalMoves,
+  // Observe and the hash of the state's deterministic bytes.
+  template <typename Response>
+  void ExpectIncludedEqualsSeparateCalls(const Response& response) {
+    const v1::GameState& state = response.state();
+    const v1::GameStatus& status = response.status();
+    std::vector<v1::Move> expected_moves;
+    if (!status.finished()) expected_moves = Legal(state, status.to_move());
+    ASSERT_EQ(response.legal_moves_size(), static_cast<int>(expected_moves.size()));
+    for (size_t i = 0; i < expected_moves.size(); ++i)
+      EXPECT_EQ(response.legal_moves(static_cast<int>(i)).SerializeAsString(),
+                expected_moves[i].SerializeAsString());
+    ASSERT_EQ(response.views_size(), status.seats());
+    for (int seat = 0; seat < status.seats(); ++seat)
+      EXPECT_EQ(response.views(seat).SerializeAsString(), View(state, seat).SerializeAsString())
+          << "seat " << seat;
+    std::string bytes;
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    state.SerializeToCodedStream(&coded);
+    coded.Trim();
+    EXPECT_EQ(response.state_hash(), Fnv1a64(bytes));
+  }
+
   static Server* server_;
 };
 
@@ -92,9 +139,10 @@ TEST_F(EngineServerTest, ListsEveryGameWithPlayersAndOptions) {
   grpc::ClientContext context;
   ASSERT_TRUE(stub().ListGames(&context, {}, &response).ok());
   ASSERT_EQ(response.games_size(), static_cast<int>(AllGames().size()));
-  EXPECT_EQ(response.games(0).name(), "sultan");
-  EXPECT_EQ(response.games(0).min_players(), 2);
-  EXPECT_EQ(response.games(0).max_players(), 5);
+  const GameInfo& first = AllGames().front()->info();
+  EXPECT_EQ(response.games(0).name(), first.name);
+  EXPECT_EQ(response.games(0).min_players(), first.min_players);
+  EXPECT_EQ(response.games(0).max_players(), first.max_players);
 }
 
 // Plays complete games of every game through the RPCs: the two smallest tables (for
@@ -120,8 +168,9 @@ TEST_F(EngineServerTest, PlaysWholeGamesOfEveryGameThroughTheRpcs) {
         ASSERT_LT(++moves, 50000);
         const int seat = status.to_move();
         const int other = (seat + 1) % status.seats();
-        if (!created.status().results(other).automaton() && other != seat)
+        if (!created.status().results(other).automaton() && other != seat) {
           EXPECT_TRUE(Legal(state, other).empty()) << "only the seat to move has moves";
+        }
         std::vector<v1::Move> legal = Legal(state, seat);
         ASSERT_FALSE(legal.empty());
         v1::Move chosen = legal[random() % legal.size()];
@@ -152,8 +201,75 @@ TEST_F(EngineServerTest, PlaysWholeGamesOfEveryGameThroughTheRpcs) {
   }
 }
 
+// The one-call turn: what NewGame and Apply include about the new state is exactly what the
+// separate calls answer, at every step of a random game of every game at every table size.
+TEST_F(EngineServerTest, IncludedMovesViewsEventsAndHashEqualTheSeparateCalls) {
+  std::mt19937 random(5);
+  v1::Include include;
+  include.set_legal_moves(true);
+  include.set_all_views(true);
+  include.set_state_hash(true);
+  for (const Game* game : AllGames()) {
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
+      SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
+      v1::NewGameRequest request;
+      request.set_game(game->name());
+      request.set_players(players);
+      request.set_seed(players * 31);
+      request.set_per_seat_events(true);
+      *request.mutable_include() = include;
+      v1::NewGameResponse created;
+      grpc::ClientContext context;
+      ASSERT_TRUE(stub().NewGame(&context, request, &created).ok());
+      ExpectIncludedEqualsSeparateCalls(created);
+      v1::GameState state = created.state();
+      v1::GameStatus status = created.status();
+      std::vector<v1::Move> legal(created.legal_moves().begin(), created.legal_moves().end());
+      while (!status.finished()) {
+        const v1::Move move = legal[random() % legal.size()];
+        v1::ApplyResponse plain, combined;
+        ASSERT_TRUE(Apply(state, move, &plain, std::nullopt, /*per_seat_events=*/true).ok());
+        ASSERT_TRUE(Apply(state, move, &combined, std::nullopt, true, &include).ok());
+        ExpectIncludedEqualsSeparateCalls(combined);
+        EXPECT_EQ(combined.state().SerializeAsString(), plain.state().SerializeAsString());
+        ASSERT_EQ(combined.seat_events_size(), plain.seat_events_size());
+        for (int i = 0; i < plain.seat_events_size(); ++i)
+          EXPECT_EQ(combined.seat_events(i).SerializeAsString(),
+                    plain.seat_events(i).SerializeAsString());
+        state = combined.state();
+        status = combined.status();
+        legal.assign(combined.legal_moves().begin(), combined.legal_moves().end());
+        if (::testing::Test::HasFailure()) return;
+      }
+      EXPECT_TRUE(legal.empty());
+    }
+  }
+}
+
+TEST_F(EngineServerTest, IncludeAsksOnlyForWhatItNamesAndChecksItsSeats) {
+  const v1::GameState state = NewTestGame(3, 2);
+  const v1::Move move = Legal(state, 0)[0];
+  v1::ApplyResponse response;
+  ASSERT_TRUE(Apply(state, move, &response).ok());
+  EXPECT_EQ(response.legal_moves_size(), 0);
+  EXPECT_EQ(response.views_size(), 0);
+  EXPECT_EQ(response.state_hash(), 0u);
+
+  v1::Include include;
+  include.set_mover_view(true);
+  include.add_view_seats(response.status().to_move());  // asked twice, sent once
+  ASSERT_TRUE(Apply(state, move, &response, std::nullopt, false, &include).ok());
+  ASSERT_EQ(response.views_size(), 1);
+  EXPECT_EQ(response.views(0).seat(), response.status().to_move());
+
+  include.add_view_seats(99);
+  const grpc::Status status = Apply(state, move, &response, std::nullopt, false, &include);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("seat 99 is out of range"));
+}
+
 TEST_F(EngineServerTest, ResampleGivesAStateConsistentWithTheView) {
-  const v1::GameState state = NewSultan(4, 5);
+  const v1::GameState state = NewTestGame(4, 5);
   v1::ObserveRequest observe;
   *observe.mutable_state()->mutable_full() = state;
   observe.set_seat(2);
@@ -189,7 +305,7 @@ TEST_F(EngineServerTest, GarbageBytesAreInvalidArgument) {
 }
 
 TEST_F(EngineServerTest, TruncatedAndForeignStatesAreInvalidArgument) {
-  const v1::GameState state = NewSultan(3, 1);
+  const v1::GameState state = NewTestGame(3, 1);
   std::vector<v1::Move> legal = Legal(state, 0);
   ASSERT_FALSE(legal.empty());
   v1::ApplyResponse response;
@@ -203,7 +319,7 @@ TEST_F(EngineServerTest, TruncatedAndForeignStatesAreInvalidArgument) {
   foreign.mutable_state()->PackFrom(v1::GameInfo());
   status = Apply(foreign, legal[0], &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("must be a gavel.v1.SultanState"));
+  EXPECT_THAT(status.error_message(), HasSubstr("must be a " + gavel::testing::TypeName(state.state())));
 
   v1::GameState unknown = state;
   unknown.set_game("chess");
@@ -218,8 +334,9 @@ TEST_F(EngineServerTest, TruncatedAndForeignStatesAreInvalidArgument) {
   EXPECT_THAT(status.error_message(), HasSubstr("no state"));
 }
 
+#if GAVEL_HAS_GAME_sultan
 TEST_F(EngineServerTest, StateBreakingTheRulesIsInvalidArgument) {
-  const v1::GameState state = NewSultan(3, 1);
+  const v1::GameState state = NewTestGame(3, 1);
   v1::SultanState sultan;
   ASSERT_TRUE(state.state().UnpackTo(&sultan));
   sultan.mutable_bag()->set_blue(sultan.bag().blue() - 1);  // a jewel vanished
@@ -236,12 +353,16 @@ TEST_F(EngineServerTest, StateBreakingTheRulesIsInvalidArgument) {
   Legal(broken, 0, &status);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
+#endif
 
 TEST_F(EngineServerTest, IllegalMovesWrongSeatsAndBadRequests) {
-  const v1::GameState state = NewSultan(3, 1);
+  const v1::GameState state = NewTestGame(3, 1);
   v1::ApplyResponse response;
+  const std::vector<v1::Move> legal_moves = Legal(state, 0);
   v1::Move illegal;
-  illegal.set_id(16 + 4 * 15 + 2);  // a bid during the return phase
+  while (std::any_of(legal_moves.begin(), legal_moves.end(),
+                     [&](const v1::Move& move) { return move.id() == illegal.id(); }))
+    illegal.set_id(illegal.id() + 1);
   grpc::Status status = Apply(state, illegal, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("not legal"));
@@ -268,15 +389,17 @@ TEST_F(EngineServerTest, IllegalMovesWrongSeatsAndBadRequests) {
   status = Apply(state, wrong_type, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 
+  const GameInfo& info = TestGame().info();
   v1::NewGameRequest request;
-  request.set_game("sultan");
-  request.set_players(6);
+  request.set_game(info.name);
+  request.set_players(info.max_players + 1);
   v1::NewGameResponse created;
   grpc::ClientContext context;
   status = stub().NewGame(&context, request, &created);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("2 to 5 players"));
-  request.set_players(3);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr(absl::StrCat(info.min_players, " to ", info.max_players, " players")));
+  request.set_players(info.min_players);
   (*request.mutable_options())["speed"] = "fast";
   grpc::ClientContext option_context;
   status = stub().NewGame(&option_context, request, &created);
@@ -297,6 +420,7 @@ TEST_F(EngineServerTest, IllegalMovesWrongSeatsAndBadRequests) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
 }
 
+#if GAVEL_HAS_GAME_sultan
 TEST_F(EngineServerTest, EventsAreFilteredPerSeat) {
   v1::NewGameRequest request;
   request.set_game("sultan");
@@ -311,11 +435,13 @@ TEST_F(EngineServerTest, EventsAreFilteredPerSeat) {
     for (const v1::Event& event : seat_events.events()) {
       v1::SultanEvent detail;
       ASSERT_TRUE(event.detail().UnpackTo(&detail));
-      if (detail.has_hand_drawn() && detail.hand_drawn().seat() != seat_events.seat())
+      if (detail.has_hand_drawn() && detail.hand_drawn().seat() != seat_events.seat()) {
         EXPECT_EQ(detail.hand_drawn().cards_size(), 0) << "another seat's cards leaked";
+      }
     }
   }
 }
+#endif
 
 // The metrics endpoint serves the Prometheus text format with calls by RPC, game and status
 // code; game labels stay bounded whatever names clients send.
@@ -331,21 +457,25 @@ TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
   ASSERT_TRUE(port.ok());
   auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
                                                       grpc::InsecureChannelCredentials()));
+  const std::string game_name = TestGame().name();
   v1::NewGameRequest request;
-  request.set_game("sultan");
-  request.set_players(3);
+  request.set_players(TestPlayers(3));
   v1::NewGameResponse response;
-  for (const char* game : {"sultan", "sultan", "no-such-game-1", "no-such-game-2"}) {
+  for (const std::string& game : {game_name, game_name, std::string("no-such-game-1"),
+                                 std::string("no-such-game-2")}) {
     request.set_game(game);
     grpc::ClientContext context;
     stub->NewGame(&context, request, &response);
   }
   auto body = gavel::testing::HttpGet(metrics_port, "/metrics");
   ASSERT_TRUE(body.ok()) << body.status();
-  EXPECT_THAT(*body, HasSubstr("gavel_engine_calls_total{code=\"OK\",game=\"sultan\",rpc=\"NewGame\"} 2"));
+  const std::string game_label = absl::StrCat("game=\"", game_name, "\"");
+  EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_calls_total{code=\"OK\",", game_label,
+                                            ",rpc=\"NewGame\"} 2")));
   EXPECT_THAT(*body, HasSubstr("gavel_engine_calls_total{code=\"INVALID_ARGUMENT\",game=\"other\",rpc=\"NewGame\"} 2"));
-  EXPECT_THAT(*body, HasSubstr("gavel_engine_call_seconds_bucket{game=\"sultan\",rpc=\"NewGame\""));
-  EXPECT_THAT(*body, HasSubstr("gavel_engine_games_started_total{game=\"sultan\"} 2"));
+  EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_call_seconds_bucket{", game_label,
+                                            ",rpc=\"NewGame\"")));
+  EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_games_started_total{", game_label, "} 2")));
   EXPECT_THAT(*body, ::testing::Not(HasSubstr("no-such-game")));
 }
 
@@ -367,8 +497,8 @@ TEST(EngineServerShutdown, SigtermReportsNotServingDrainsAndExitsZero) {
   std::vector<v1::NewGameResponse> responses(kCalls);
   std::vector<grpc::Status> statuses(kCalls);
   v1::NewGameRequest request;
-  request.set_game("sultan");
-  request.set_players(5);
+  request.set_game(TestGame().name());
+  request.set_players(TestPlayers(5));
   for (int i = 0; i < kCalls; ++i) {
     contexts.push_back(std::make_unique<grpc::ClientContext>());
     auto call = server.stub->AsyncNewGame(contexts.back().get(), request, &queue);

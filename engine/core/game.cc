@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/hash.h"
 #include "google/protobuf/any.pb.h"
 #include "google/protobuf/arena.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -81,6 +82,8 @@ std::string State::Bytes() const {
   proto.SerializeToCodedStream(&coded);
   return bytes;
 }
+
+uint64_t State::Hash() const { return Fnv1a64(Bytes()); }
 
 absl::StatusOr<std::unique_ptr<State>> Game::NewGame(int players, uint64_t seed,
                                                      const OptionMap& options,

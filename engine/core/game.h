@@ -125,6 +125,8 @@ class State {
 
   // Canonical bytes of the full state (deterministic serialization).
   std::string Bytes() const;
+  // FNV-1a 64 of Bytes(): what replays record after every move.
+  uint64_t Hash() const;
 
  protected:
   // The game's view message for `seat` (e.g. gavel.v1.SultanView), packed into `out`.

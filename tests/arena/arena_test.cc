@@ -32,12 +32,17 @@
 #include "service/arena/tournament.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/test_games.h"
 
 namespace gavel::arena {
 namespace {
 
 using ::gavel::testing::ChildProcess;
+using ::gavel::testing::TestGame;
 using ::testing::HasSubstr;
+
+// The tournaments here play the test game only (tests/support/test_games.h).
+std::string GamesFlag() { return absl::StrCat("--games=", TestGame().name()); }
 
 constexpr int kWaitMs = 120000;  // a bound for a stuck process, not a timing expectation
 
@@ -141,7 +146,7 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
 TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
   const TempDb temp_db("standings");
   const std::string& db = temp_db.path;
-  Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=6"});
+  Arena arena = StartTournament(db, 2, {GamesFlag(), "--deals=6"});
   ChildProcess dirk = StartBot(arena, "dirk", "dirk");
   ChildProcess random = StartBot(arena, "random", "random");
   EXPECT_THAT(FinishTournament(arena), HasSubstr("12 matches, 0 not finished"));
@@ -162,7 +167,7 @@ TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
   }
   auto ratings = store->LoadRatings();
   ASSERT_TRUE(ratings.ok());
-  const auto standings = ComputeStandings(matches, *ratings).at("sultan");
+  const auto standings = ComputeStandings(matches, *ratings).at(TestGame().name());
   ASSERT_EQ(standings.size(), 2u);
   for (const Standing& row : standings) {
     EXPECT_EQ(row.games, 12);
@@ -184,7 +189,7 @@ TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
 TEST(ArenaTest, HangingCheatingAndVanishingBotsCannotStopTheGames) {
   const TempDb temp_db("faults");
   const std::string& db = temp_db.path;
-  Arena arena = StartTournament(db, 4, {"--games=sultan", "--players=4", "--deals=1",
+  Arena arena = StartTournament(db, 4, {GamesFlag(), "--players=4", "--deals=1",
                                         "--move_ms=500", "--bank_ms=500", "--max_strikes=2"});
   ChildProcess steady = StartBot(arena, "random", "steady");
   ChildProcess sleeper = StartFaultyBot(arena, "hang", "sleeper");
@@ -224,7 +229,7 @@ TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
   const TempDb temp_db("restart");
   const std::string& db = temp_db.path;
   for (int run = 0; run < 2; ++run) {
-    Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1",
+    Arena arena = StartTournament(db, 2, {GamesFlag(), "--deals=1",
                                           absl::StrCat("--seed=", run + 1)});
     ChildProcess dirk = StartBot(arena, "dirk", "dirk");
     ChildProcess random = StartBot(arena, "random", "random");
@@ -236,8 +241,8 @@ TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
   EXPECT_EQ(StoredMatches(*store, 2).size(), 2u);
   auto ratings = store->LoadRatings();
   ASSERT_TRUE(ratings.ok());
-  EXPECT_EQ((*ratings)[RatingKey("sultan", "dirk")].games, 4);
-  EXPECT_EQ((*ratings)[RatingKey("sultan", "random")].games, 4);
+  EXPECT_EQ((*ratings)[RatingKey(TestGame().name(), "dirk")].games, 4);
+  EXPECT_EQ((*ratings)[RatingKey(TestGame().name(), "random")].games, 4);
 
   ChildProcess verify = Start({GAVEL_ARENA_BINARY, "verify", "--db=" + db});
   auto verified = verify.WaitForLine("verified", kWaitMs);
@@ -253,10 +258,10 @@ TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
 TEST(ArenaTest, APythonBotWrittenFromTheProtoPlaysAWholeTournament) {
   const TempDb temp_db("python");
   const std::string& db = temp_db.path;
-  Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1"});
+  Arena arena = StartTournament(db, 2, {GamesFlag(), "--deals=1"});
   ChildProcess dirk = StartBot(arena, "dirk", "dirk");
   ChildProcess python = Start({"/usr/bin/python3", GAVEL_PYTHON_BOT, "--arena=" + arena.address,
-                               "--name=py-random", "--games=sultan", "--proto=" GAVEL_PROTO_DIR});
+                               "--name=py-random", GamesFlag(), "--proto=" GAVEL_PROTO_DIR});
   EXPECT_THAT(FinishTournament(arena), HasSubstr("2 matches, 0 not finished"));
   auto store = OpenStore(db);
   const std::vector<MatchRecord> matches = StoredMatches(*store);
@@ -340,7 +345,7 @@ class ScriptedBot {
 TEST(ArenaTest, MalformedAnswersAreInvalidAndBotNamesAreUnique) {
   const TempDb temp_db("malformed");
   const std::string& db = temp_db.path;
-  Arena arena = StartTournament(db, 2, {"--games=sultan", "--deals=1", "--max_strikes=2"});
+  Arena arena = StartTournament(db, 2, {GamesFlag(), "--deals=1", "--max_strikes=2"});
   ScriptedBot garbler(arena.address, "garbler", [](const v1::TurnRequest&) {
     v1::BotMessage hello;
     hello.mutable_hello()->set_name("garbler");
@@ -444,7 +449,9 @@ int MetricsPort(ChildProcess& process) {
   auto line = process.WaitForLine("metrics on port ", kWaitMs);
   EXPECT_TRUE(line.ok()) << line.status();
   int port = 0;
-  if (line.ok()) EXPECT_TRUE(absl::SimpleAtoi(line->substr(std::string("metrics on port ").size()), &port));
+  if (line.ok()) {
+    EXPECT_TRUE(absl::SimpleAtoi(line->substr(std::string("metrics on port ").size()), &port));
+  }
   return port;
 }
 
@@ -493,7 +500,7 @@ TEST(ArenaTest, MetricsCountEngineCallsMatchesAndBotFaults) {
   ChildProcess arena = Start({GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--db=" + temp_db.path,
                               "--metrics_listen=127.0.0.1:0",
                               absl::StrCat("--engine=127.0.0.1:", engine_port), "--tournament",
-                              "--games=sultan", "--deals=1", "--max_strikes=2",
+                              GamesFlag(), "--deals=1", "--max_strikes=2",
                               "--wait_for_bots=3", "--progress=false", "--log_level=warn"});
   const int metrics_port = MetricsPort(arena);
   auto port = arena.WaitForPort(kWaitMs);
@@ -507,7 +514,7 @@ TEST(ArenaTest, MetricsCountEngineCallsMatchesAndBotFaults) {
   EXPECT_THAT(*line, HasSubstr("3 matches, 0 not finished"));  // 1 deal x 3 seatings
 
   const std::string body = Metrics(metrics_port);
-  const std::string sultan = "game=\"sultan\"";
+  const std::string sultan = absl::StrCat("game=\"", TestGame().name(), "\"");
   EXPECT_EQ(MetricSum(body, "gavel_arena_games_started_total", {sultan}), 3);
   EXPECT_EQ(MetricSum(body, "gavel_arena_games_finished_total", {sultan}), 3);
   EXPECT_EQ(MetricSum(body, "gavel_arena_games_in_progress", {sultan}), 0);
@@ -551,7 +558,7 @@ TEST(ArenaTest, TournamentSurvivesAnEngineReplicaKilledMidway) {
   ChildProcess arena_process = Start(
       {GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--db=" + temp_db.path,
        "--metrics_listen=127.0.0.1:0", "--engine=" + target, "--tournament",
-       "--exit_after_tournament", "--games=sultan", absl::StrCat("--deals=", kDeals),
+       "--exit_after_tournament", GamesFlag(), absl::StrCat("--deals=", kDeals),
        "--wait_for_bots=2", "--progress=false", "--log_level=warn"});
   const int arena_metrics = MetricsPort(arena_process);
   auto port = arena_process.WaitForPort(kWaitMs);
@@ -647,9 +654,9 @@ TEST(ArenaTest, AMatchTheEngineFailsDuringIsPlayedAgainFromTheStart) {
   std::vector<v1::Hello> bots(2);
   bots[0].set_name("a");
   bots[1].set_name("b");
-  for (v1::Hello& bot : bots) bot.add_games("sultan");
+  for (v1::Hello& bot : bots) bot.add_games(TestGame().name());
   TournamentOptions options;
-  options.games = {"sultan"};
+  options.games = {TestGame().name()};
   options.deals = 2;
   options.concurrency = 1;
   options.progress = false;
@@ -693,10 +700,10 @@ TEST(ArenaTest, AnEngineFailureWhileAskingABotIsNotTheBotsFault) {
     ASSERT_TRUE(second.WaitWelcomed());
     bots[0].set_name("first");
     bots[1].set_name("second");
-    for (v1::Hello& bot : bots) bot.add_games("sultan");
+    for (v1::Hello& bot : bots) bot.add_games(TestGame().name());
     Referee referee(&engine, &hub, store.get(), RefereeOptions{});
     TournamentOptions options;
-    options.games = {"sultan"};
+    options.games = {TestGame().name()};
     options.deals = 1;
     options.concurrency = 1;
     options.progress = false;

@@ -1,6 +1,10 @@
-// Service throughput: Apply calls per second on one server core against a bare gRPC echo
-// server answering the same payload size, measured in the same run; p50 / p99 latency.
-// Servers run pinned to core 0 (taskset), the load generator on the other cores.
+// Service throughput on one server core against a bare gRPC echo server, measured in the
+// same run, per game:
+//   - Apply (a mid-game state and one move) against an echo of the same request bytes;
+//   - the combined call (Apply that also returns the next mover's legal moves and view)
+//     against an echo of a message as large as its response.
+// The engine runs with its Prometheus metrics on, as deployed. Servers run pinned to core 0
+// (taskset), the load generator on the other cores; p99 latency in microseconds.
 //
 //   build/tests/bench/service_bench [--seconds=3] [--in_flight=64]
 #include <algorithm>
@@ -23,6 +27,7 @@
 
 ABSL_FLAG(double, seconds, 3, "measuring time per server");
 ABSL_FLAG(int, in_flight, 64, "concurrent calls");
+ABSL_FLAG(std::vector<std::string>, games, {}, "games to measure (default: every game)");
 
 namespace gavel {
 namespace {
@@ -77,6 +82,43 @@ Result RunLoad(StartCall start_call) {
   return result;
 }
 
+// Keeps `in_flight` Apply calls with `request` running.
+Result LoadApply(v1::Engine::Stub& stub, const v1::ApplyRequest& request) {
+  return RunLoad([&](auto done) {
+    auto* context = new grpc::ClientContext();
+    auto* response = new v1::ApplyResponse();
+    stub.async()->Apply(context, &request, response, [=](grpc::Status status) {
+      done(status.ok());
+      delete response;
+      delete context;
+    });
+  });
+}
+
+// Keeps `in_flight` echo calls of `payload` running.
+Result LoadEcho(grpc::GenericStub& stub, const std::string& payload) {
+  return RunLoad([&](auto done) {
+    auto* context = new grpc::ClientContext();
+    auto* out = new grpc::ByteBuffer();
+    grpc::Slice slice(payload);
+    grpc::ByteBuffer in(&slice, 1);
+    stub.UnaryCall(context, "/bench.Echo/Echo", grpc::StubOptions(), &in, out,
+                   [=](grpc::Status status) {
+                     done(status.ok());
+                     delete out;
+                     delete context;
+                   });
+  });
+}
+
+void PrintRow(const std::string& game, const char* call, size_t bytes, const Result& measured,
+              const Result& echoed) {
+  std::printf("%-17s %-9s %6zu %10.0f %10.0f %6.0f%% %8.0f %8.0f%s\n", game.c_str(), call, bytes,
+              measured.calls_per_second, echoed.calls_per_second,
+              100 * measured.calls_per_second / echoed.calls_per_second, measured.p99_us,
+              echoed.p99_us, measured.errors + echoed.errors ? "  (errors!)" : "");
+}
+
 testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::string> flags) {
   std::vector<std::string> argv = {"/usr/bin/taskset", "-c", "0", binary};
   argv.insert(argv.end(), flags.begin(), flags.end());
@@ -93,8 +135,10 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   using namespace gavel;
   const std::string dir = testing::BuildDir();
-  auto engine = StartPinned(GAVEL_ENGINE_BINARY, {"--listen=127.0.0.1:0", "--log_level=warn"});
+  auto engine = StartPinned(GAVEL_ENGINE_BINARY, {"--listen=127.0.0.1:0", "--log_level=warn",
+                                                  "--metrics_listen=127.0.0.1:0"});
   auto echo = StartPinned(dir + "/echo_server", {});
+  if (!engine.WaitForLine("metrics on port ").ok()) std::abort();
   const int engine_port = *engine.WaitForPort();
   const int echo_port = *echo.WaitForPort();
   auto engine_channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", engine_port),
@@ -104,36 +148,24 @@ int main(int argc, char** argv) {
   auto stub = v1::Engine::NewStub(engine_channel);
   grpc::GenericStub echo_stub(echo_channel);
 
-  std::printf("%-12s %8s %14s %14s %8s %10s %10s\n", "game", "bytes", "Apply/s", "echo/s", "ratio",
-              "Apply p99", "echo p99");
+  std::printf("%-17s %-9s %6s %10s %10s %7s %8s %8s\n", "game", "call", "bytes", "calls/s",
+              "echo/s", "ratio", "p99 us", "echo p99");
+  const std::vector<std::string> only = absl::GetFlag(FLAGS_games);
   for (const Game* game : AllGames()) {
-    const v1::ApplyRequest request = MidGameApplyRequest(*game);
-    const std::string payload = request.SerializeAsString();
-    const Result apply = RunLoad([&](auto done) {
-      auto* context = new grpc::ClientContext();
-      auto* response = new v1::ApplyResponse();
-      stub->async()->Apply(context, &request, response, [=](grpc::Status status) {
-        done(status.ok());
-        delete response;
-        delete context;
-      });
-    });
-    const Result echoed = RunLoad([&](auto done) {
-      auto* context = new grpc::ClientContext();
-      auto* out = new grpc::ByteBuffer();
-      grpc::Slice slice(payload);
-      grpc::ByteBuffer in(&slice, 1);
-      echo_stub.UnaryCall(context, "/bench.Echo/Echo", grpc::StubOptions(), &in, out,
-                          [=](grpc::Status status) {
-                            done(status.ok());
-                            delete out;
-                            delete context;
-                          });
-    });
-    std::printf("%-12s %8zu %14.0f %14.0f %7.0f%% %8.0fus %8.0fus%s\n", game->name().c_str(),
-                payload.size(), apply.calls_per_second, echoed.calls_per_second,
-                100 * apply.calls_per_second / echoed.calls_per_second, apply.p99_us, echoed.p99_us,
-                apply.errors + echoed.errors ? "  (errors!)" : "");
+    if (!only.empty() && std::find(only.begin(), only.end(), game->name()) == only.end()) continue;
+    const v1::ApplyRequest apply = MidGameApplyRequest(*game);
+    const std::string apply_bytes = apply.SerializeAsString();
+    PrintRow(game->name(), "Apply", apply_bytes.size(), LoadApply(*stub, apply),
+             LoadEcho(echo_stub, apply_bytes));
+
+    v1::ApplyRequest combined = apply;
+    combined.mutable_include()->set_legal_moves(true);
+    combined.mutable_include()->set_mover_view(true);
+    v1::ApplyResponse response;
+    grpc::ClientContext context;
+    if (!stub->Apply(&context, combined, &response).ok()) std::abort();
+    PrintRow(game->name(), "combined", response.ByteSizeLong(), LoadApply(*stub, combined),
+             LoadEcho(echo_stub, std::string(response.ByteSizeLong(), 'x')));
   }
   return 0;
 }
