@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libeigen3-dev
+  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libeigen3-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf
 )

@@ -20,18 +20,65 @@ absl::StatusOr<const Game*> GameNamed(const std::string& name) {
   return game;
 }
 
-// Decodes and validates the state a request carries.
-absl::StatusOr<std::unique_ptr<State>> OpenState(const v1::StateRef& ref) {
+// Whom a request acts for: a trusted holder of the full state or of the owner's
+// capability, or one seat of a sealed table.
+struct Caller {
+  bool sealed = false;
+  Access access{.owner = true};
+  TokenHeader token;  // the sealed table's header
+
+  bool owner() const { return access.owner; }
+};
+
+struct OpenedState {
+  std::unique_ptr<State> state;
+  Caller caller;
+};
+
+absl::StatusOr<std::unique_ptr<State>> DecodeState(const v1::GameState& full) {
+  GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(full.game()));
+  return game->Deserialize(full);
+}
+
+// Opens a token and checks the capability against its table.
+absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Sealer* sealer,
+                                       google::protobuf::Arena* arena) {
+  if (sealer == nullptr)
+    return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
+  GAVEL_ASSIGN_OR_RETURN(Sealer::Opened opened, sealer->Open(sealed.token()));
+  if (sealed.seat_capability().empty())
+    return absl::UnauthenticatedError("a sealed state needs a capability: a seat's or the owner's");
+  GAVEL_ASSIGN_OR_RETURN(const Access access, sealer->Verify(sealed.seat_capability(), opened.header.table));
+  auto& full = *google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
+  if (!full.ParseFromString(opened.state_bytes) || full.game() != opened.header.game)
+    return absl::InternalError("an authentic token holds no state of its game");
+  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(full));
+  if (arena == nullptr) delete &full;
+  if (!access.owner && access.seat >= state->seats())
+    return absl::PermissionDeniedError("the capability names a seat this table does not have");
+  return OpenedState{std::move(state), Caller{.sealed = true, .access = access, .token = opened.header}};
+}
+
+// Decodes and validates the state a request carries (the request's arena holds what a
+// token opens to).
+absl::StatusOr<OpenedState> OpenState(const v1::StateRef& ref, const Sealer* sealer) {
   switch (ref.form_case()) {
     case v1::StateRef::kFull:
       break;
     case v1::StateRef::kSealed:
-      return absl::UnimplementedError("sealed states are not enabled on this server");
+      return OpenSealed(ref.sealed(), sealer, ref.GetArena());
     case v1::StateRef::FORM_NOT_SET:
       return absl::InvalidArgumentError("the request carries no state");
   }
-  GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(ref.full().game()));
-  return game->Deserialize(ref.full());
+  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(ref.full()));
+  return OpenedState{std::move(state), Caller{}};
+}
+
+// A seat's capability acts and looks only for its own seat.
+absl::Status CheckActsFor(const Caller& caller, int seat) {
+  if (caller.owner() || caller.access.seat == seat) return absl::OkStatus();
+  return absl::PermissionDeniedError(absl::StrCat(
+      "this capability is seat ", caller.access.seat, "'s; it cannot act or look for seat ", seat));
 }
 
 absl::Status CheckSeat(const State& state, int seat) {
@@ -41,16 +88,20 @@ absl::Status CheckSeat(const State& state, int seat) {
   return absl::OkStatus();
 }
 
-void FillStatus(const State& state, v1::GameStatus* status) {
+// Scores go to a seat's caller only once the game is finished: some games keep them hidden.
+void FillStatus(const State& state, const Caller& caller, v1::GameStatus* status) {
   status->set_finished(state.finished());
   status->set_to_move(state.to_move());
   status->set_seats(state.seats());
+  const bool scores = caller.owner() || state.finished();
   const Outcome outcome = state.outcome();
   for (Seat seat = 0; seat < state.seats(); ++seat) {
     auto* result = status->add_results();
     result->set_seat(seat);
-    result->set_score(outcome.scores[seat]);
-    result->set_rank(outcome.ranks[seat]);
+    if (scores) {
+      result->set_score(outcome.scores[seat]);
+      result->set_rank(outcome.ranks[seat]);
+    }
     result->set_automaton(state.IsAutomaton(seat));
   }
 }
@@ -68,23 +119,31 @@ void AddLegalMoves(const State& state, google::protobuf::RepeatedPtrField<v1::Mo
   }
 }
 
-// The seats whose views `include` asks for; an error names a seat out of range.
-absl::StatusOr<SeatMask> ViewSeats(const v1::Include& include, const State& state) {
+// The seats whose views `include` asks for; an error names a seat out of range or one the
+// caller may not look at.
+absl::StatusOr<SeatMask> ViewSeats(const v1::Include& include, const State& state, const Caller& caller) {
   SeatMask seats = 0;
   if (include.all_views()) seats = (SeatMask{1} << state.seats()) - 1;
   if (include.mover_view() && !state.finished()) seats |= OnlySeat(state.to_move());
   for (int seat : include.view_seats()) {
     GAVEL_RETURN_IF_ERROR(CheckSeat(state, seat));
+    GAVEL_RETURN_IF_ERROR(CheckActsFor(caller, seat));
     seats |= OnlySeat(seat);
   }
-  return seats;
+  return caller.owner() ? seats : seats & OnlySeat(caller.access.seat);
 }
 
 // What `include` asks for about the new state: the mover's legal moves, views, the hash.
 template <typename Response>
-absl::Status FillIncluded(const v1::Include& include, const State& state, Response* response) {
-  GAVEL_ASSIGN_OR_RETURN(const SeatMask view_seats, ViewSeats(include, state));
-  if (include.legal_moves() && !state.finished())
+absl::Status FillIncluded(const v1::Include& include, const State& state, const Caller& caller,
+                          Response* response) {
+  GAVEL_ASSIGN_OR_RETURN(const SeatMask view_seats, ViewSeats(include, state, caller));
+  if (include.state_hash() && !caller.owner())
+    return absl::PermissionDeniedError(
+        "a seat's capability cannot ask for the state hash (it would let a seat test guesses "
+        "about hidden information)");
+  const bool mover_allowed = caller.owner() || state.to_move() == caller.access.seat;
+  if (include.legal_moves() && !state.finished() && mover_allowed)
     AddLegalMoves(state, response->mutable_legal_moves());
   for (Seat seat = 0; seat < state.seats(); ++seat)
     if (view_seats & OnlySeat(seat)) state.Observe(seat, response->add_views());
@@ -92,8 +151,15 @@ absl::Status FillIncluded(const v1::Include& include, const State& state, Respon
   return absl::OkStatus();
 }
 
+// A seat's caller gets its own events only; a trusted one all of them, per seat on request.
 template <typename Response>
-void FillEvents(EventLog& log, int seats, bool per_seat, Response* response) {
+void FillEvents(EventLog& log, int seats, bool per_seat, const Caller& caller, Response* response) {
+  if (!caller.owner()) {
+    auto* seat_events = response->add_seat_events();
+    seat_events->set_seat(caller.access.seat);
+    for (v1::Event& event : log.ForSeat(caller.access.seat)) seat_events->add_events()->Swap(&event);
+    return;
+  }
   if (per_seat) {
     for (Seat seat = 0; seat < seats; ++seat) {
       auto* seat_events = response->add_seat_events();
@@ -121,6 +187,39 @@ void FillInfo(const GameInfo& info, v1::GameInfo* out) {
   }
 }
 
+// A new table's token and the capabilities for its owner and each seat.
+void SealNewTable(const State& state, const Sealer& sealer, v1::SealedTable* out) {
+  const TableId table = Sealer::NewTable();
+  out->set_token(sealer.Seal({.game = state.game().name(), .table = table}, state.Bytes(out->GetArena())));
+  out->set_owner_capability(sealer.Capability(table, Access{.owner = true}));
+  for (Seat seat = 0; seat < state.seats(); ++seat)
+    out->add_seat_capabilities(sealer.Capability(table, Access{.owner = false, .seat = seat}));
+}
+
+// The token after one more move at the same table.
+std::string Reseal(const State& state, const TokenHeader& before, const Sealer& sealer,
+                   google::protobuf::Arena* arena) {
+  TokenHeader after = before;
+  after.move_number = before.move_number + 1;
+  return sealer.Seal(after, state.Bytes(arena));
+}
+
+// Refuses a move the caller may not make now: the game is over, or another seat moves.
+absl::Status CheckMayMove(const State& state, const Caller& caller, const v1::ApplyRequest& request) {
+  if (state.finished()) return absl::FailedPreconditionError("the game is over; no move can be applied");
+  if (!caller.owner() && caller.access.seat != state.to_move())
+    return absl::PermissionDeniedError(absl::StrCat("it is seat ", state.to_move(),
+                                                    "'s turn; this capability is seat ",
+                                                    caller.access.seat, "'s"));
+  if (!request.has_seat()) return absl::OkStatus();
+  GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
+  GAVEL_RETURN_IF_ERROR(CheckActsFor(caller, request.seat()));
+  if (request.seat() != state.to_move())
+    return absl::InvalidArgumentError(
+        absl::StrCat("it is seat ", state.to_move(), "'s turn, not seat ", request.seat(), "'s"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status ListGames(const v1::ListGamesRequest&, v1::ListGamesResponse* response) {
@@ -128,54 +227,64 @@ absl::Status ListGames(const v1::ListGamesRequest&, v1::ListGamesResponse* respo
   return absl::OkStatus();
 }
 
-absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) {
+absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response,
+                     const Sealer* sealer) {
+  if (request.seal() && sealer == nullptr)
+    return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.game()));
   OptionMap options(request.options().begin(), request.options().end());
   EventLog log(response->GetArena());
   GAVEL_ASSIGN_OR_RETURN(auto state,
                          game->NewGame(request.players(), request.seed(), options, &log));
-  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, response));
-  state->Serialize(response->mutable_state());
-  FillStatus(*state, response->mutable_status());
-  FillEvents(log, state->seats(), request.per_seat_events(), response);
+  const Caller owner;
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response));
+  if (request.seal())
+    SealNewTable(*state, *sealer, response->mutable_sealed());
+  else
+    state->Serialize(response->mutable_state());
+  FillStatus(*state, owner, response->mutable_status());
+  FillEvents(log, state->seats(), request.per_seat_events(), owner, response);
   return absl::OkStatus();
 }
 
-absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response) {
-  GAVEL_ASSIGN_OR_RETURN(auto state, OpenState(request.state()));
-  GAVEL_RETURN_IF_ERROR(CheckSeat(*state, request.seat()));
-  FillStatus(*state, response->mutable_status());
-  if (state->to_move() == request.seat()) AddLegalMoves(*state, response->mutable_moves());
+absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
+                        const Sealer* sealer) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
+  const State& state = *opened.state;
+  GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
+  GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
+  FillStatus(state, opened.caller, response->mutable_status());
+  if (state.to_move() == request.seat()) AddLegalMoves(state, response->mutable_moves());
   return absl::OkStatus();
 }
 
-absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response) {
-  GAVEL_ASSIGN_OR_RETURN(auto state, OpenState(request.state()));
-  State& game_state = *state;
-  if (game_state.finished())
-    return absl::FailedPreconditionError("the game is over; no move can be applied");
-  if (request.has_seat()) {
-    GAVEL_RETURN_IF_ERROR(CheckSeat(game_state, request.seat()));
-    if (request.seat() != game_state.to_move())
-      return absl::InvalidArgumentError(absl::StrCat("it is seat ", game_state.to_move(),
-                                                     "'s turn, not seat ", request.seat(), "'s"));
-  }
+absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
+  State& state = *opened.state;
+  const Caller& caller = opened.caller;
+  GAVEL_RETURN_IF_ERROR(CheckMayMove(state, caller, request));
   if (!request.has_move()) return absl::InvalidArgumentError("the request carries no move");
-  GAVEL_ASSIGN_OR_RETURN(auto move, game_state.game().ParseMove(request.move()));
+  GAVEL_ASSIGN_OR_RETURN(auto move, state.game().ParseMove(request.move()));
   EventLog log(response->GetArena());
-  GAVEL_RETURN_IF_ERROR(game_state.Apply(move, &log));
-  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), game_state, response));
-  game_state.Serialize(response->mutable_state());
-  FillStatus(game_state, response->mutable_status());
-  FillEvents(log, game_state.seats(), request.per_seat_events(), response);
+  GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response));
+  if (caller.sealed)
+    response->set_token(Reseal(state, caller.token, *sealer, response->GetArena()));
+  else
+    state.Serialize(response->mutable_state());
+  FillStatus(state, caller, response->mutable_status());
+  FillEvents(log, state.seats(), request.per_seat_events(), caller, response);
   return absl::OkStatus();
 }
 
-absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response) {
-  GAVEL_ASSIGN_OR_RETURN(auto state, OpenState(request.state()));
-  GAVEL_RETURN_IF_ERROR(CheckSeat(*state, request.seat()));
-  state->Observe(request.seat(), response->mutable_view());
-  FillStatus(*state, response->mutable_status());
+absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
+                     const Sealer* sealer) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
+  const State& state = *opened.state;
+  GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
+  GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
+  state.Observe(request.seat(), response->mutable_view());
+  FillStatus(state, opened.caller, response->mutable_status());
   return absl::OkStatus();
 }
 

@@ -1,16 +1,23 @@
 #pragma once
 // The Engine API as plain functions of (request) -> (response, status): no gRPC here, so
-// the server stays a thin adapter and the logic is testable in-process.
+// the server stays a thin adapter and the logic is testable in-process. With a `sealer`,
+// sealed tables are served (proto/gavel/v1/engine.proto, "Sealed states"); without one,
+// a sealed request gets UNIMPLEMENTED.
 #include "absl/status/status.h"
 #include "gavel/v1/engine.pb.h"
+#include "service/sealing.h"
 
 namespace gavel::service {
 
 absl::Status ListGames(const v1::ListGamesRequest& request, v1::ListGamesResponse* response);
-absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response);
-absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response);
-absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response);
-absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response);
+absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response,
+                     const Sealer* sealer = nullptr);
+absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
+                        const Sealer* sealer = nullptr);
+absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
+                   const Sealer* sealer = nullptr);
+absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
+                     const Sealer* sealer = nullptr);
 absl::Status Resample(const v1::ResampleRequest& request, v1::ResampleResponse* response);
 
 }  // namespace gavel::service

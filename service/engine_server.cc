@@ -27,9 +27,14 @@ using RawEngine = v1::Engine::WithRawCallbackMethod_ListGames<
 // The game a request is about, for metric labels.
 std::string GameOf(const v1::ListGamesRequest&) { return ""; }
 std::string GameOf(const v1::NewGameRequest& request) { return request.game(); }
-std::string GameOf(const v1::LegalMovesRequest& request) { return request.state().full().game(); }
-std::string GameOf(const v1::ApplyRequest& request) { return request.state().full().game(); }
-std::string GameOf(const v1::ObserveRequest& request) { return request.state().full().game(); }
+std::string GameOf(const v1::StateRef& state) {
+  if (!state.has_sealed()) return state.full().game();
+  auto header = ReadTokenHeader(state.sealed().token());
+  return header.ok() ? header->game : "";
+}
+std::string GameOf(const v1::LegalMovesRequest& request) { return GameOf(request.state()); }
+std::string GameOf(const v1::ApplyRequest& request) { return GameOf(request.state()); }
+std::string GameOf(const v1::ObserveRequest& request) { return GameOf(request.state()); }
 std::string GameOf(const v1::ResampleRequest& request) { return request.view().game(); }
 
 template <typename Response>
@@ -37,9 +42,9 @@ bool FinishesGame(const Response&) { return false; }
 bool FinishesGame(const v1::ApplyResponse& response) { return response.status().finished(); }
 
 // Parses the request, runs the handler, serializes the response, records metrics.
-template <typename Request, typename Response>
-absl::Status HandleRaw(absl::string_view rpc, absl::Status (*handler)(const Request&, Response*),
-                       const grpc::ByteBuffer& in, grpc::ByteBuffer* out, ServiceMetrics* metrics) {
+template <typename Request, typename Response, typename Handler>
+absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc::ByteBuffer& in,
+                       grpc::ByteBuffer* out, ServiceMetrics* metrics) {
   const auto start = std::chrono::steady_clock::now();
   // One arena per call: the request, the response and everything in them in a few blocks.
   alignas(16) char first_block[16384];
@@ -78,22 +83,34 @@ absl::Status HandleRaw(absl::string_view rpc, absl::Status (*handler)(const Requ
 // CPU-bound, so a thread hop would cost more than it saves.
 class EngineService final : public RawEngine {
  public:
-  explicit EngineService(ServiceMetrics* metrics) : metrics_(metrics) {}
+  EngineService(ServiceMetrics* metrics, const Sealer* sealer) : metrics_(metrics), sealer_(sealer) {}
 
  private:
+  // The handlers that serve sealed tables get the sealer; the others do not take one.
   template <typename Request, typename Response>
+  auto Bind(absl::Status (*handler)(const Request&, Response*)) const {
+    return handler;
+  }
+  template <typename Request, typename Response>
+  auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*)) const {
+    return [handler, sealer = sealer_](const Request& request, Response* response) {
+      return handler(request, response, sealer);
+    };
+  }
+
+  template <typename Request, typename Response, typename Handler>
   grpc::ServerUnaryReactor* Run(grpc::CallbackServerContext* context, absl::string_view rpc,
-                                absl::Status (*handler)(const Request&, Response*),
-                                const grpc::ByteBuffer* in, grpc::ByteBuffer* out) {
+                                const Handler& handler, const grpc::ByteBuffer* in,
+                                grpc::ByteBuffer* out) {
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    reactor->Finish(ToGrpcStatus(HandleRaw(rpc, handler, *in, out, metrics_)));
+    reactor->Finish(ToGrpcStatus(HandleRaw<Request, Response>(rpc, handler, *in, out, metrics_)));
     return reactor;
   }
 
 #define GAVEL_RAW_METHOD(Name)                                                           \
   grpc::ServerUnaryReactor* Name(grpc::CallbackServerContext* context,                  \
                                  const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override { \
-    return Run(context, #Name, &service::Name, in, out);                                \
+    return Run<v1::Name##Request, v1::Name##Response>(context, #Name, Bind(&service::Name), in, out); \
   }
   GAVEL_RAW_METHOD(ListGames)
   GAVEL_RAW_METHOD(NewGame)
@@ -104,12 +121,14 @@ class EngineService final : public RawEngine {
 #undef GAVEL_RAW_METHOD
 
   ServiceMetrics* metrics_;
+  const Sealer* sealer_;
 };
 
 }  // namespace
 
 struct EngineServer::Impl {
-  explicit Impl(ServiceMetrics* metrics) : service(metrics), health({"gavel.v1.Engine"}) {}
+  Impl(ServiceMetrics* metrics, const Sealer* sealer)
+      : service(metrics, sealer), health({"gavel.v1.Engine"}) {}
   EngineService service;
   HealthService health;
   std::unique_ptr<grpc::Server> server;
@@ -120,7 +139,7 @@ absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
   grpc::EnableDefaultHealthCheckService(false);
   if (options.reflection) grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<EngineServer> server(new EngineServer());
-  server->impl_ = std::make_unique<Impl>(options.metrics);
+  server->impl_ = std::make_unique<Impl>(options.metrics, options.sealer);
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &server->port_);
   builder.RegisterService(&server->impl_->service);

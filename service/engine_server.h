@@ -11,6 +11,7 @@
 namespace gavel::service {
 
 class ServiceMetrics;
+class Sealer;
 
 struct EngineServerOptions {
   std::string listen = "0.0.0.0:50051";
@@ -22,6 +23,7 @@ struct EngineServerOptions {
   int max_connection_age_ms = 0;         // 0: unlimited; else clients re-resolve after it
   int max_connection_age_grace_ms = 10000;
   ServiceMetrics* metrics = nullptr;     // records every call when set; not owned
+  const Sealer* sealer = nullptr;        // serves sealed tables when set; not owned
 };
 
 class EngineServer {

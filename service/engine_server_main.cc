@@ -12,6 +12,7 @@
 #include "engine/core/registry.h"
 #include "service/engine_server.h"
 #include "service/metrics.h"
+#include "service/sealing.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
@@ -29,6 +30,12 @@ ABSL_FLAG(double, shutdown_delay_s, 0, "seconds to keep serving after NOT_SERVIN
 ABSL_FLAG(double, drain_s, 10, "seconds calls in flight get to finish at shutdown");
 ABSL_FLAG(std::string, metrics_listen, "",
           "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
+ABSL_FLAG(std::string, sealing_keys, "",
+          "key file for sealed states (docs/api.md, \"Sealed states\"); re-read when it changes. "
+          "Empty: sealed requests get UNIMPLEMENTED");
+ABSL_FLAG(int, sealing_keys_poll_ms, 1000, "how often the key file is checked for changes");
+ABSL_FLAG(int, new_sealing_key, 0,
+          "print a new random key line with this id (1-255) for the key file, and exit");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 int main(int argc, char** argv) {
@@ -37,6 +44,14 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-engine"));  // stdout: readiness only
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
 
+  if (const int id = absl::GetFlag(FLAGS_new_sealing_key); id != 0) {
+    if (id < 1 || id > 255) {
+      spdlog::error("--new_sealing_key: the id must be from 1 to 255");
+      return 2;
+    }
+    std::printf("%s\n", gavel::service::KeyRing::NewKeyLine(static_cast<uint8_t>(id), true).c_str());
+    return 0;
+  }
   const gavel::service::TerminationSignals signals;  // before gRPC starts its threads
 
   gavel::service::EngineServerOptions options;
@@ -58,6 +73,16 @@ int main(int argc, char** argv) {
     options.metrics = &metrics;
     spdlog::info("metrics on port {}", *port);
     std::printf("metrics on port %d\n", *port);
+  }
+  std::unique_ptr<gavel::service::Sealer> sealer;
+  if (const std::string keys = absl::GetFlag(FLAGS_sealing_keys); !keys.empty()) {
+    auto loaded = gavel::service::Sealer::FromFile(keys, absl::GetFlag(FLAGS_sealing_keys_poll_ms));
+    if (!loaded.ok()) {
+      spdlog::error("--sealing_keys: {}", loaded.status().ToString());
+      return 1;
+    }
+    sealer = std::move(*loaded);
+    options.sealer = sealer.get();
   }
   auto server = gavel::service::EngineServer::Start(options);
   if (!server.ok()) {

@@ -2,6 +2,7 @@
 // whole games through the RPCs, every kind of bad input, health and graceful shutdown.
 #include <signal.h>
 
+#include <fstream>
 #include <future>
 #include <random>
 
@@ -477,6 +478,88 @@ TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
                                             ",rpc=\"NewGame\"")));
   EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_games_started_total{", game_label, "} 2")));
   EXPECT_THAT(*body, ::testing::Not(HasSubstr("no-such-game")));
+}
+
+// A server with a key file (made by gavel-engine itself) serves sealed tables over gRPC:
+// each seat plays with its own capability, and metrics name the game the token carries.
+TEST(EngineServerSealing, PlaysASealedTableWithAKeyFileFromTheServer) {
+  auto keygen = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--new_sealing_key=9"});
+  ASSERT_TRUE(keygen.ok());
+  auto key_line = keygen->WaitForLine("9 ");
+  ASSERT_TRUE(key_line.ok()) << key_line.status();
+  EXPECT_THAT(*key_line, ::testing::EndsWith(" primary"));
+  const std::string key_file = ::testing::TempDir() + "/engine_sealing_keys";
+  std::ofstream(key_file) << *key_line << "\n";
+
+  auto process = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=warn",
+                                      "--metrics_listen=127.0.0.1:0", "--sealing_keys=" + key_file});
+  ASSERT_TRUE(process.ok());
+  auto metrics_line = process->WaitForLine("metrics on port ");
+  ASSERT_TRUE(metrics_line.ok()) << metrics_line.status();
+  const int metrics_port = std::atoi(metrics_line->c_str() + std::string("metrics on port ").size());
+  auto port = process->WaitForPort();
+  ASSERT_TRUE(port.ok()) << port.status();
+  auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
+                                                      grpc::InsecureChannelCredentials()));
+  v1::NewGameRequest request;
+  request.set_game(TestGame().name());
+  request.set_players(TestPlayers(3));
+  request.set_seal(true);
+  request.mutable_include()->set_legal_moves(true);
+  v1::NewGameResponse created;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub->NewGame(&context, request, &created).ok());
+  ASSERT_EQ(created.sealed().seat_capabilities_size(), created.status().seats());
+  std::string token = created.sealed().token();
+  v1::GameStatus status = created.status();
+  std::vector<v1::Move> legal(created.legal_moves().begin(), created.legal_moves().end());
+  int moves = 0;
+  while (!status.finished()) {
+    v1::ApplyRequest apply;
+    apply.mutable_state()->mutable_sealed()->set_token(token);
+    apply.mutable_state()->mutable_sealed()->set_seat_capability(
+        created.sealed().seat_capabilities(status.to_move()));
+    *apply.mutable_move() = legal.front();
+    apply.mutable_include()->set_legal_moves(true);
+    v1::ApplyResponse applied;
+    grpc::ClientContext apply_context;
+    ASSERT_TRUE(stub->Apply(&apply_context, apply, &applied).ok());
+    ASSERT_FALSE(applied.has_state());
+    token = applied.token();
+    status = applied.status();
+    ++moves;
+    if (!status.finished() && applied.legal_moves_size() == 0) {
+      // The next mover is another seat: it asks with its own capability.
+      v1::LegalMovesRequest ask;
+      ask.mutable_state()->mutable_sealed()->set_token(token);
+      ask.mutable_state()->mutable_sealed()->set_seat_capability(
+          created.sealed().seat_capabilities(status.to_move()));
+      ask.set_seat(status.to_move());
+      v1::LegalMovesResponse answer;
+      grpc::ClientContext ask_context;
+      ASSERT_TRUE(stub->LegalMoves(&ask_context, ask, &answer).ok());
+      legal.assign(answer.moves().begin(), answer.moves().end());
+    } else {
+      legal.assign(applied.legal_moves().begin(), applied.legal_moves().end());
+    }
+  }
+  auto body = gavel::testing::HttpGet(metrics_port, "/metrics");
+  ASSERT_TRUE(body.ok()) << body.status();
+  EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_calls_total{code=\"OK\",game=\"",
+                                            TestGame().name(), "\",rpc=\"Apply\"} ", moves)));
+  EXPECT_THAT(*body, ::testing::Not(HasSubstr(key_line->substr(2, 12))));
+}
+
+// A key file that does not parse stops the server at start, without quoting the key.
+TEST(EngineServerSealing, RefusesToStartWithABrokenKeyFile) {
+  const std::string key_file = ::testing::TempDir() + "/broken_sealing_keys";
+  std::ofstream(key_file) << "1 c2VjcmV0LWJ1dC10b28tc2hvcnQ= primary\n";
+  auto process = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
+                                      "--sealing_keys=" + key_file});
+  ASSERT_TRUE(process.ok());
+  auto exit_code = process->Wait();
+  ASSERT_TRUE(exit_code.ok()) << exit_code.status();
+  EXPECT_EQ(*exit_code, 1);
 }
 
 // SIGTERM: health turns NOT_SERVING, calls in flight finish, the process exits 0.

@@ -161,3 +161,5 @@ uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal) {
 }
 
 }  // namespace gavel::bots::dirk
+
+GAVEL_REGISTER_DIRK(carat, ChooseCarat)

@@ -2,13 +2,17 @@
 
 namespace gavel::bots::dirk {
 
+namespace registered {
+#define GAVEL_GAME(name) uint32_t name(const v1::View& view, const LegalMoves& legal);
+#include "gavel/dirk_games.inc"
+#undef GAVEL_GAME
+}  // namespace registered
+
 const std::map<std::string, GamePolicy>& Policies() {
   static const std::map<std::string, GamePolicy> policies = {
-      {"sultan", &ChooseSultan},
-      {"morgenland", &ChooseMorgenland},
-      {"mercado", &ChooseMercado},
-      {"moonlight_market", &ChooseMoonlightMarket},
-      {"carat", &ChooseCarat},
+#define GAVEL_GAME(name) {#name, &registered::name},
+#include "gavel/dirk_games.inc"
+#undef GAVEL_GAME
   };
   return policies;
 }

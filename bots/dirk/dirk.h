@@ -19,15 +19,17 @@ const std::map<std::string, GamePolicy>& Policies();
 // Dirk for every game in Policies().
 std::unique_ptr<Policy> MakeDirk();
 
-// bots/dirk/sultan.cc
-uint32_t ChooseSultan(const v1::View& view, const LegalMoves& legal);
-// bots/dirk/morgenland.cc
-uint32_t ChooseMorgenland(const v1::View& view, const LegalMoves& legal);
-// bots/dirk/mercado.cc
-uint32_t ChooseMercado(const v1::View& view, const LegalMoves& legal);
-// bots/dirk/moonlight_market.cc
-uint32_t ChooseMoonlightMarket(const v1::View& view, const LegalMoves& legal);
-// bots/dirk/carat.cc
-uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal);
+// Each game's rules are one function in bots/dirk/<game>.cc, registered there with
+//   GAVEL_REGISTER_DIRK(sultan, ChooseSultan)
+// Policies() lists the Dirk rules of the games of this build (generated gavel/dirk_games.inc,
+// one GAVEL_GAME(name) line per built game that has a bots/dirk/<name>.cc); as with the
+// engine's registry, referencing each game's entry point keeps a static build link-complete.
 
 }  // namespace gavel::bots::dirk
+
+#define GAVEL_REGISTER_DIRK(name, function)                                      \
+  namespace gavel::bots::dirk::registered {                                      \
+  uint32_t name(const v1::View& view, const LegalMoves& legal) {                 \
+    return ::gavel::bots::dirk::function(view, legal);                           \
+  }                                                                              \
+  }

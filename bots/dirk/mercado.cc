@@ -320,3 +320,5 @@ uint32_t ChooseMercado(const v1::View& view, const LegalMoves& legal) {
 }
 
 }  // namespace gavel::bots::dirk
+
+GAVEL_REGISTER_DIRK(mercado, ChooseMercado)

@@ -184,3 +184,5 @@ uint32_t ChooseMoonlightMarket(const v1::View& view, const LegalMoves& legal) {
 }
 
 }  // namespace gavel::bots::dirk
+
+GAVEL_REGISTER_DIRK(moonlight_market, ChooseMoonlightMarket)

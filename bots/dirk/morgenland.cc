@@ -396,3 +396,5 @@ uint32_t ChooseMorgenland(const v1::View& view, const LegalMoves& legal) {
 }
 
 }  // namespace gavel::bots::dirk
+
+GAVEL_REGISTER_DIRK(morgenland, ChooseMorgenland)

@@ -146,3 +146,5 @@ uint32_t ChooseSultan(const v1::View& view, const LegalMoves& legal) {
 }
 
 }  // namespace gavel::bots::dirk
+
+GAVEL_REGISTER_DIRK(sultan, ChooseSultan)

@@ -72,14 +72,17 @@ void State::Observe(Seat seat, v1::View* out) const {
   PackView(seat, out->mutable_view());
 }
 
-std::string State::Bytes() const {
-  v1::GameState proto;
-  Serialize(&proto);
+std::string State::Bytes(google::protobuf::Arena* arena) const {
+  auto* proto = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
+  Serialize(proto);
   std::string bytes;
-  google::protobuf::io::StringOutputStream stream(&bytes);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  proto.SerializeToCodedStream(&coded);
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    proto->SerializeToCodedStream(&coded);
+  }  // the stream trims `bytes` to what was written
+  if (arena == nullptr) delete proto;
   return bytes;
 }
 

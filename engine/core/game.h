@@ -124,7 +124,8 @@ class State {
   void Observe(Seat seat, v1::View* out) const;
 
   // Canonical bytes of the full state (deterministic serialization).
-  std::string Bytes() const;
+  // Built on `arena` when given (a server call's arena), else on the heap.
+  std::string Bytes(google::protobuf::Arena* arena = nullptr) const;
   // FNV-1a 64 of Bytes(): what replays record after every move.
   uint64_t Hash() const;
 

@@ -10,6 +10,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "bots/client/bot_client.h"
+#include "tests/support/test_games.h"
 
 ABSL_FLAG(std::string, arena, "", "the arena's gRPC target");
 ABSL_FLAG(std::string, name, "faulty", "bot name");
@@ -20,7 +21,7 @@ namespace {
 class FaultyPolicy final : public gavel::bots::Policy {
  public:
   explicit FaultyPolicy(std::string fault) : fault_(std::move(fault)) {}
-  std::vector<std::string> Games() const override { return {"sultan"}; }
+  std::vector<std::string> Games() const override { return {gavel::testing::TestGame().name()}; }
   uint32_t Choose(const gavel::v1::View&, const gavel::bots::LegalMoves& legal) override {
     if (fault_ == "hang") std::this_thread::sleep_for(std::chrono::hours(1));
     if (fault_ == "disconnect" && ++turns_ > 3) std::_Exit(0);

@@ -1,6 +1,7 @@
 // The engine server's per-call work without gRPC: parse the request, validate the state,
 // apply the move (with events), serialize the response. Compare with service_bench to see
-// how much of a call is the engine and how much is gRPC.
+// how much of a call is the engine and how much is gRPC. HandleSealedApply: the same call
+// on a sealed token with the mover's capability.
 #include "benchmark/benchmark.h"
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
@@ -12,14 +13,55 @@ namespace gavel {
 namespace {
 
 
-void HandleApply(benchmark::State& bench, const Game* game) {
-  const std::string bytes = MidGameApplyRequest(*game).SerializeAsString();
+// The sealing primitives alone, on a state of `bench.range(0)` bytes.
+const service::Sealer& BenchSealer() {
+  static const service::Sealer sealer(*service::KeyRing::Parse(service::KeyRing::NewKeyLine(1, true)));
+  return sealer;
+}
+
+void Seal(benchmark::State& bench) {
+  const std::string state(static_cast<size_t>(bench.range(0)), 'x');
+  const service::TokenHeader header{.game = "morgenland", .table = service::Sealer::NewTable()};
+  for (auto _ : bench) benchmark::DoNotOptimize(BenchSealer().Seal(header, state));
+}
+BENCHMARK(Seal)->Arg(300)->Arg(1200);
+
+void Open(benchmark::State& bench) {
+  const std::string token = BenchSealer().Seal(
+      {.game = "morgenland", .table = service::Sealer::NewTable()}, std::string(static_cast<size_t>(bench.range(0)), 'x'));
+  for (auto _ : bench) benchmark::DoNotOptimize(BenchSealer().Open(token));
+}
+BENCHMARK(Open)->Arg(300)->Arg(1200);
+
+void VerifyCapability(benchmark::State& bench) {
+  const service::TableId table = service::Sealer::NewTable();
+  const std::string capability = BenchSealer().Capability(table, {.owner = false, .seat = 2});
+  for (auto _ : bench) benchmark::DoNotOptimize(BenchSealer().Verify(capability, table));
+}
+BENCHMARK(VerifyCapability);
+
+// `apply` as a sealed request: its state as a token, the move by the mover's capability.
+v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& sealer) {
+  auto state = FindGame(apply.state().full().game())->Deserialize(apply.state().full());
+  if (!state.ok()) std::abort();
+  const service::TableId table = service::Sealer::NewTable();
+  v1::ApplyRequest sealed = apply;
+  auto* ref = sealed.mutable_state()->mutable_sealed();
+  ref->set_token(sealer.Seal({.game = apply.state().full().game(), .table = table}, (*state)->Bytes()));
+  ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
+  return sealed;
+}
+
+void HandleApply(benchmark::State& bench, const Game* game, bool seal) {
+  const service::Sealer& sealer = BenchSealer();
+  const v1::ApplyRequest plain = MidGameApplyRequest(*game);
+  const std::string bytes = (seal ? Sealed(plain, sealer) : plain).SerializeAsString();
   for (auto _ : bench) {
     google::protobuf::Arena arena;  // as the server does per call
     auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(&arena);
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(&arena);
-    if (const absl::Status status = service::Apply(*request, response); !status.ok())
+    if (const absl::Status status = service::Apply(*request, response, &sealer); !status.ok())
       bench.SkipWithError(std::string(status.message()).c_str());
     benchmark::DoNotOptimize(response->SerializeAsString());
   }
@@ -27,8 +69,10 @@ void HandleApply(benchmark::State& bench, const Game* game) {
 }
 
 void RegisterAll() {
-  for (const Game* game : AllGames())
-    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game);
+  for (const Game* game : AllGames()) {
+    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game, false);
+    benchmark::RegisterBenchmark(("HandleSealedApply/" + game->name()).c_str(), HandleApply, game, true);
+  }
 }
 
 }  // namespace

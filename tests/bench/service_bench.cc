@@ -2,7 +2,9 @@
 // same run, per game:
 //   - Apply (a mid-game state and one move) against an echo of the same request bytes;
 //   - the combined call (Apply that also returns the next mover's legal moves and view)
-//     against an echo of a message as large as its response.
+//     against an echo of a message as large as its response;
+//   - sealed Apply (the same state as a token, the move made with the mover's capability)
+//     against the unsealed Apply of the same run (the "base" column).
 // The engine runs with its Prometheus metrics on, as deployed. Servers run pinned to core 0
 // (taskset), the load generator on the other cores; p99 latency in microseconds.
 //
@@ -12,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <fstream>
 #include <mutex>
 
 #include "absl/flags/flag.h"
@@ -23,6 +26,7 @@
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
+#include "service/sealing.h"
 #include "tests/support/child_process.h"
 
 ABSL_FLAG(double, seconds, 3, "measuring time per server");
@@ -127,6 +131,18 @@ testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::st
   return std::move(*process);
 }
 
+// `apply`'s state as a token of a fresh table, with the mover's capability.
+v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& sealer) {
+  const Game& game = *FindGame(apply.state().full().game());
+  auto state = game.Deserialize(apply.state().full());
+  if (!state.ok()) std::abort();
+  const service::TableId table = service::Sealer::NewTable();
+  v1::ApplyRequest sealed = apply;
+  auto* ref = sealed.mutable_state()->mutable_sealed();
+  ref->set_token(sealer.Seal({.game = game.name(), .table = table, .move_number = 20}, (*state)->Bytes()));
+  ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
+  return sealed;
+}
 
 }  // namespace
 }  // namespace gavel
@@ -135,8 +151,13 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   using namespace gavel;
   const std::string dir = testing::BuildDir();
+  const std::string key_file = dir + "/service_bench_keys";
+  const std::string key_line = service::KeyRing::NewKeyLine(1, true);
+  std::ofstream(key_file) << key_line << "\n";
+  const service::Sealer sealer(*service::KeyRing::Parse(key_line));
   auto engine = StartPinned(GAVEL_ENGINE_BINARY, {"--listen=127.0.0.1:0", "--log_level=warn",
-                                                  "--metrics_listen=127.0.0.1:0"});
+                                                  "--metrics_listen=127.0.0.1:0",
+                                                  "--sealing_keys=" + key_file});
   auto echo = StartPinned(dir + "/echo_server", {});
   if (!engine.WaitForLine("metrics on port ").ok()) std::abort();
   const int engine_port = *engine.WaitForPort();
@@ -149,14 +170,16 @@ int main(int argc, char** argv) {
   grpc::GenericStub echo_stub(echo_channel);
 
   std::printf("%-17s %-9s %6s %10s %10s %7s %8s %8s\n", "game", "call", "bytes", "calls/s",
-              "echo/s", "ratio", "p99 us", "echo p99");
+              "base/s", "ratio", "p99 us", "base p99");
   const std::vector<std::string> only = absl::GetFlag(FLAGS_games);
   for (const Game* game : AllGames()) {
     if (!only.empty() && std::find(only.begin(), only.end(), game->name()) == only.end()) continue;
     const v1::ApplyRequest apply = MidGameApplyRequest(*game);
     const std::string apply_bytes = apply.SerializeAsString();
-    PrintRow(game->name(), "Apply", apply_bytes.size(), LoadApply(*stub, apply),
-             LoadEcho(echo_stub, apply_bytes));
+    const Result unsealed = LoadApply(*stub, apply);
+    PrintRow(game->name(), "Apply", apply_bytes.size(), unsealed, LoadEcho(echo_stub, apply_bytes));
+    const v1::ApplyRequest sealed = Sealed(apply, sealer);
+    PrintRow(game->name(), "sealed", sealed.ByteSizeLong(), LoadApply(*stub, sealed), unsealed);
 
     v1::ApplyRequest combined = apply;
     combined.mutable_include()->set_legal_moves(true);
