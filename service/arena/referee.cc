@@ -3,8 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/core/rng.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "spdlog/spdlog.h"
 
 #ifndef GAVEL_VERSION
@@ -18,22 +16,36 @@ using Clock = std::chrono::steady_clock;
 
 // The fallback's move: uniform over the legal moves from a generator seeded by the match
 // seed and the move number.
-uint32_t FallbackMove(uint64_t seed, size_t ply, const v1::LegalMovesResponse& legal) {
+uint32_t FallbackMove(uint64_t seed, size_t ply, const Moves& legal) {
   Rng rng(Rng::FromSeed(seed ^ (0x9E3779B97F4A7C15ull * (ply + 1))));
-  return legal.moves(static_cast<int>(rng.Below(legal.moves_size()))).id();
+  return legal.Get(static_cast<int>(rng.Below(legal.size()))).id();
 }
 
-bool IsLegal(uint32_t id, const v1::LegalMovesResponse& legal) {
-  for (const v1::Move& move : legal.moves())
+bool IsLegal(uint32_t id, const Moves& legal) {
+  for (const v1::Move& move : legal)
     if (move.id() == id) return true;
   return false;
 }
 
-v1::StateRef Ref(const v1::GameState& state) {
-  v1::StateRef ref;
-  *ref.mutable_full() = state;
-  return ref;
+// What the referee needs after each engine call: the next mover's legal moves and view, and
+// the new state's hash for the replay. One engine call per move.
+v1::Include NextTurn() {
+  v1::Include include;
+  include.set_legal_moves(true);
+  include.set_mover_view(true);
+  include.set_state_hash(true);
+  return include;
 }
+
+template <typename Response>
+Referee::Turn TurnOf(Response& response) {
+  Referee::Turn turn;
+  turn.legal = std::move(*response.mutable_legal_moves());
+  if (response.views_size() > 0) turn.view = std::move(*response.mutable_views(0));
+  return turn;
+}
+
+std::string HashText(uint64_t hash) { return absl::StrFormat("%016x", hash); }
 
 }  // namespace
 
@@ -43,27 +55,18 @@ std::string BytesHash(const std::string& bytes) {
   return absl::StrFormat("%016x", hash);
 }
 
-std::string StateHash(const v1::GameState& state) {
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    state.SerializeToCodedStream(&coded);
-  }
-  return BytesHash(bytes);
-}
-
 absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   v1::NewGameRequest request;
   request.set_game(plan.game);
   request.set_players(static_cast<int>(plan.bots.size()));
   request.set_seed(plan.seed);
   for (const auto& [name, value] : plan.options) (*request.mutable_options())[name] = value;
+  *request.mutable_include() = NextTurn();
   v1::NewGameResponse created;
   if (absl::Status error = engine_->NewGame(request, &created); !error.ok()) return error;
-  v1::GameState state = created.state();
+  v1::GameState state = std::move(*created.mutable_state());
   v1::GameStatus status = created.status();
+  Turn turn = TurnOf(created);
 
   MatchRecord match;
   match.tournament_id = plan.tournament_id;
@@ -72,7 +75,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   match.seed = plan.seed;
   match.options = plan.options;
   match.engine_version = GAVEL_VERSION;
-  match.initial_hash = StateHash(state);
+  match.initial_hash = HashText(created.state_hash());
   std::vector<Seat> seats(status.seats());
   size_t next_bot = 0;
   for (int seat = 0; seat < status.seats(); ++seat) {
@@ -94,17 +97,19 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
 
   while (!status.finished()) {
     const int seat = status.to_move();
-    auto move = Decide(match, state, seat, seats[seat]);
+    auto move = Decide(match, seat, seats[seat], turn);
     if (!move.ok()) return move.status();
     v1::ApplyRequest apply;
-    *apply.mutable_state() = Ref(state);
+    *apply.mutable_state()->mutable_full() = std::move(state);
     apply.mutable_move()->set_id(move->move_id);
     apply.set_seat(seat);
+    *apply.mutable_include() = NextTurn();
     v1::ApplyResponse applied;
     if (absl::Status error = engine_->Apply(apply, &applied); !error.ok()) return error;
     state = std::move(*applied.mutable_state());
     status = applied.status();
-    move->state_hash = StateHash(state);
+    turn = TurnOf(applied);
+    move->state_hash = HashText(applied.state_hash());
     match.moves.push_back(*move);
   }
   match.finished = true;
@@ -119,15 +124,11 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   return match;
 }
 
-absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, const v1::GameState& state,
-                                           int seat, Seat& player) {
-  v1::LegalMovesRequest request;
-  *request.mutable_state() = Ref(state);
-  request.set_seat(seat);
-  v1::LegalMovesResponse legal;
-  if (absl::Status status = engine_->LegalMoves(request, &legal); !status.ok()) return status;
-  if (legal.moves_size() == 0)
-    return absl::InternalError(absl::StrCat("the engine gave seat ", seat, " no legal move"));
+absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, int seat, Seat& player,
+                                           Turn& turn) {
+  const Moves& legal = turn.legal;
+  if (legal.empty() || turn.view.seat() != seat)
+    return absl::InternalError(absl::StrCat("the engine gave seat ", seat, " no legal move or view"));
   MoveRecord move;
   move.seat = seat;
   TurnAnswer answer;
@@ -136,7 +137,7 @@ absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, const v1::G
   } else if (player.strikes >= options_.max_strikes) {
     answer.status = v1::MOVE_STATUS_REPLACED;
   } else {
-    auto asked = AskBot(match, state, seat, player, legal);
+    auto asked = AskBot(match, seat, player, turn);
     if (!asked.ok()) return asked.status();
     answer = *asked;
     if (answer.status == v1::MOVE_STATUS_OK && !IsLegal(answer.move_id, legal))
@@ -155,30 +156,23 @@ absl::StatusOr<MoveRecord> Referee::Decide(const MatchRecord& match, const v1::G
   return move;
 }
 
-absl::StatusOr<TurnAnswer> Referee::AskBot(const MatchRecord& match, const v1::GameState& state,
-                                           int seat, Seat& player,
-                                           const v1::LegalMovesResponse& legal) {
+absl::StatusOr<TurnAnswer> Referee::AskBot(const MatchRecord& match, int seat, Seat& player,
+                                           Turn& turn) {
   std::shared_ptr<BotConnection> bot = hub_->Find(player.bot);
   if (!bot) return TurnAnswer{v1::MOVE_STATUS_DISCONNECTED, 0};
-  v1::ObserveRequest observe;
-  *observe.mutable_state() = Ref(state);
-  observe.set_seat(seat);
-  v1::ObserveResponse observed;
-  // An engine failure is not the bot's: the match is abandoned and played again.
-  if (absl::Status error = engine_->Observe(observe, &observed); !error.ok()) return error;
 
-  v1::TurnRequest turn;
-  turn.set_match_id(absl::StrCat(match.id));
-  turn.set_game(match.game);
-  turn.set_seat(seat);
-  turn.set_ply(static_cast<uint32_t>(match.moves.size()));
-  *turn.mutable_view() = std::move(*observed.mutable_view());
-  *turn.mutable_legal_moves() = legal.moves();
-  turn.mutable_time()->set_move_ms(options_.move_ms);
-  turn.mutable_time()->set_bank_ms(static_cast<uint32_t>(player.bank_ms));
+  v1::TurnRequest request;
+  request.set_match_id(absl::StrCat(match.id));
+  request.set_game(match.game);
+  request.set_seat(seat);
+  request.set_ply(static_cast<uint32_t>(match.moves.size()));
+  *request.mutable_view() = std::move(turn.view);  // asked once per turn
+  *request.mutable_legal_moves() = turn.legal;
+  request.mutable_time()->set_move_ms(options_.move_ms);
+  request.mutable_time()->set_bank_ms(static_cast<uint32_t>(player.bank_ms));
   const Clock::time_point start = Clock::now();
   const TurnAnswer answer = bot->Ask(
-      std::move(turn), start + std::chrono::milliseconds(options_.move_ms + player.bank_ms));
+      std::move(request), start + std::chrono::milliseconds(options_.move_ms + player.bank_ms));
   const int64_t used_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
   player.bank_ms = answer.status == v1::MOVE_STATUS_TIMEOUT

@@ -14,6 +14,8 @@
 
 namespace gavel::arena {
 
+using Moves = google::protobuf::RepeatedPtrField<v1::Move>;
+
 struct RefereeOptions {
   uint32_t move_ms = 1000;
   uint32_t bank_ms = 10000;
@@ -42,6 +44,12 @@ class Referee {
 
   ArenaMetrics* metrics() const { return metrics_; }
 
+  // The mover's legal moves and view, as the engine's last call returned them.
+  struct Turn {
+    Moves legal;
+    v1::View view;
+  };
+
  private:
   struct Seat {
     std::string bot;  // empty for an automaton seat
@@ -49,11 +57,9 @@ class Referee {
     int64_t bank_ms = 0;
   };
   // The move for `seat` and how it came about: the bot's, or the fallback's after a fault.
-  absl::StatusOr<MoveRecord> Decide(const MatchRecord& match, const v1::GameState& state,
-                                    int seat, Seat& player);
-  // The bot's own answer or a fault status; an error only when the engine failed.
-  absl::StatusOr<TurnAnswer> AskBot(const MatchRecord& match, const v1::GameState& state,
-                                    int seat, Seat& player, const v1::LegalMovesResponse& legal);
+  absl::StatusOr<MoveRecord> Decide(const MatchRecord& match, int seat, Seat& player, Turn& turn);
+  // The bot's own answer or a fault status.
+  absl::StatusOr<TurnAnswer> AskBot(const MatchRecord& match, int seat, Seat& player, Turn& turn);
   void SendResults(const MatchRecord& match, const v1::GameStatus& status);
 
   EngineBackend* engine_;
@@ -63,9 +69,8 @@ class Referee {
   ArenaMetrics* metrics_;
 };
 
-// FNV-1a 64 of the state's deterministic serialization, as hex: the per-move fingerprint
-// replays are verified against.
-std::string StateHash(const v1::GameState& state);
+// FNV-1a 64 of a state's deterministic serialization, as hex: the per-move fingerprint
+// replays are verified against (the engine's Include.state_hash, in the same form).
 std::string BytesHash(const std::string& bytes);
 
 }  // namespace gavel::arena
