@@ -21,4 +21,6 @@ COPY --from=build /out/share/ /usr/share/
 USER 10001:10001
 EXPOSE 50051 50061 9090
 ENTRYPOINT ["gavel"]
-CMD ["engine", "--listen=0.0.0.0:50051"]
+# Plaintext for a quick local `docker run`; deployments pass --tls_cert and --tls_key instead
+# of --insecure (k8s/engine.yaml).
+CMD ["engine", "--listen=0.0.0.0:50051", "--insecure"]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages gavel needs to build and run (the main job), and with
 # --test also what only the test command needs: clang for the sanitizer and fuzzing pass,
-# ccache so the subset build reuses the full build's objects, Node.js and the pinned npm
-# packages of the offline Kubernetes manifest validation.
+# ccache so the subset build reuses the full build's objects, openssl to make the TLS tests'
+# certificates, Node.js and the pinned npm packages of the offline Kubernetes manifest
+# validation.
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
 
@@ -16,7 +17,7 @@ packages=(
 test_only=false
 [[ ${1:-} == --test ]] && test_only=true
 if $test_only; then
-  packages+=(clang libclang-rt-14-dev ccache)
+  packages+=(clang libclang-rt-14-dev ccache openssl)
   # A machine that already has node and npm (from any source) keeps them.
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi

@@ -23,13 +23,15 @@ const char* EngineServiceConfig() {
 })";
 }
 
-std::shared_ptr<grpc::Channel> MakeEngineChannel(const std::string& target, int max_message_bytes) {
+std::shared_ptr<grpc::Channel> MakeEngineChannel(const std::string& target, int max_message_bytes,
+                                                 std::shared_ptr<grpc::ChannelCredentials> credentials) {
   grpc::ChannelArguments arguments;
   arguments.SetServiceConfigJSON(EngineServiceConfig());
   arguments.SetMaxReceiveMessageSize(max_message_bytes);
   arguments.SetMaxSendMessageSize(max_message_bytes);
   arguments.SetInt(GRPC_ARG_ENABLE_RETRIES, 1);
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), arguments);
+  if (!credentials) credentials = grpc::InsecureChannelCredentials();
+  return grpc::CreateCustomChannel(target, credentials, arguments);
 }
 
 }  // namespace gavel::service

@@ -1,5 +1,7 @@
 #include "service/engine_server.h"
 
+#include "engine/core/status.h"
+
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/arena.h"
 #include "gavel/v1/engine.grpc.pb.h"
@@ -128,11 +130,28 @@ class EngineService final : public RawEngine {
 
 struct EngineServer::Impl {
   Impl(ServiceMetrics* metrics, const Sealer* sealer)
-      : service(metrics, sealer), health({"gavel.v1.Engine"}) {}
+      : service(metrics, sealer), health({"gavel.v1.Engine"}), probe_health({"gavel.v1.Engine"}) {}
   EngineService service;
   HealthService health;
+  HealthService probe_health;  // the same status on the plaintext probe listener
   std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<grpc::Server> probe_server;
 };
+
+namespace {
+
+// The plaintext listener for probes: the health service alone.
+absl::StatusOr<std::unique_ptr<grpc::Server>> StartProbeServer(const std::string& address,
+                                                               HealthService* health, int* port) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), port);
+  builder.RegisterService(health);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || *port == 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
+  return server;
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
     const EngineServerOptions& options) {
@@ -140,8 +159,9 @@ absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
   if (options.reflection) grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<EngineServer> server(new EngineServer());
   server->impl_ = std::make_unique<Impl>(options.metrics, options.sealer);
+  GAVEL_ASSIGN_OR_RETURN(auto credentials, ListenerCredentials(options.listen, options.tls));
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &server->port_);
+  builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.RegisterService(&server->impl_->service);
   builder.RegisterService(&server->impl_->health);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
@@ -161,6 +181,11 @@ absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
   server->impl_->server = builder.BuildAndStart();
   if (!server->impl_->server || server->port_ == 0)
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
+  if (!options.health_listen.empty()) {
+    GAVEL_ASSIGN_OR_RETURN(server->impl_->probe_server,
+                           StartProbeServer(options.health_listen, &server->impl_->probe_health,
+                                            &server->health_port_));
+  }
   return server;
 }
 
@@ -168,14 +193,23 @@ EngineServer::~EngineServer() {
   if (impl_ && impl_->server) Shutdown(std::chrono::system_clock::now());
 }
 
-void EngineServer::SetNotServing() { impl_->health.SetServing(false); }
+void EngineServer::SetNotServing() {
+  impl_->health.SetServing(false);
+  impl_->probe_health.SetServing(false);
+}
 
 void EngineServer::Shutdown(std::chrono::system_clock::time_point deadline) {
   if (!impl_->server) return;
   impl_->health.Shutdown();  // NOT_SERVING, and Watch streams end instead of holding the drain
+  impl_->probe_health.Shutdown();
   impl_->server->Shutdown(deadline);
   impl_->server->Wait();
   impl_->server.reset();
+  if (impl_->probe_server) {
+    impl_->probe_server->Shutdown(deadline);
+    impl_->probe_server->Wait();
+    impl_->probe_server.reset();
+  }
 }
 
 }  // namespace gavel::service

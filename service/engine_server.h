@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "grpcpp/server.h"
+#include "service/tls.h"
 
 namespace gavel::service {
 
@@ -24,6 +25,10 @@ struct EngineServerOptions {
   int max_connection_age_grace_ms = 10000;
   ServiceMetrics* metrics = nullptr;     // records every call when set; not owned
   const Sealer* sealer = nullptr;        // serves sealed tables when set; not owned
+  ServerTls tls;                         // plaintext only on loopback unless tls.insecure
+  // A second, plaintext listener with only grpc.health.v1, for probes that cannot speak TLS
+  // (Kubernetes' gRPC probes); empty: none. It tells nothing but serving or not.
+  std::string health_listen;
 };
 
 class EngineServer {
@@ -33,6 +38,7 @@ class EngineServer {
   ~EngineServer();
 
   int port() const { return port_; }
+  int health_port() const { return health_port_; }
   // Reports NOT_SERVING on the health service (new work should go elsewhere).
   void SetNotServing();
   // Stops accepting calls, lets calls in flight finish until `deadline`, then cancels
@@ -44,6 +50,7 @@ class EngineServer {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int port_ = 0;
+  int health_port_ = 0;
 };
 
 }  // namespace gavel::service

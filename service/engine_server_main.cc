@@ -13,11 +13,16 @@
 #include "service/engine_server.h"
 #include "service/metrics.h"
 #include "service/sealing.h"
+#include "service/tls_flags.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
-ABSL_FLAG(std::string, listen, "0.0.0.0:50051", "address:port to listen on (port 0 picks one)");
+ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
+          "address:port to listen on (port 0 picks one); beyond loopback: TLS or --insecure");
+ABSL_FLAG(std::string, health_listen, "",
+          "address:port of a plaintext listener with only the health service, for probes "
+          "that cannot speak TLS (empty: none)");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response, in bytes");
 ABSL_FLAG(int, max_concurrent_streams, 256, "concurrent calls per client connection");
 ABSL_FLAG(int, max_threads, 0, "upper bound on server threads (0: gRPC's default)");
@@ -56,6 +61,8 @@ int main(int argc, char** argv) {
 
   gavel::service::EngineServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
+  options.tls = gavel::service::ServerTlsFromFlags();
+  options.health_listen = absl::GetFlag(FLAGS_health_listen);
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
   options.max_threads = absl::GetFlag(FLAGS_max_threads);
@@ -93,6 +100,7 @@ int main(int argc, char** argv) {
   for (const gavel::Game* game : gavel::AllGames()) games += " " + game->name();
   spdlog::info("gavel engine serving on port {} (games:{})", (*server)->port(), games);
   // The readiness line scripts and tests wait for.
+  if ((*server)->health_port() != 0) std::printf("health on port %d\n", (*server)->health_port());
   std::printf("listening on port %d\n", (*server)->port());
   std::fflush(stdout);
 

@@ -3,7 +3,8 @@
 // kustomization.yaml lists exactly the manifests there are, and checks the properties the
 // deployment relies on (headless engine Service, gRPC probes, a grace period that covers
 // the shutdown delay plus the drain; the arena's gRPC probes and engine target, engine-client
-// labels on every pod that may call the engine, a run-and-exit tournament Job).
+// labels on every pod that may call the engine, a run-and-exit tournament Job, TLS or an
+// explicit --insecure on every listener beyond loopback).
 //
 //   (cd k8s/validate && npm ci) && node k8s/validate/validate.mjs
 import { readFileSync, readdirSync } from "node:fs";
@@ -94,6 +95,20 @@ function checkEngineClients(object, where) {
   }
 }
 
+// A server that listens beyond loopback either serves TLS or says --insecure: the binaries
+// refuse to start otherwise, so a manifest without either would never become ready.
+function checkListeners(object, where) {
+  const pod = object.spec?.template?.spec ?? object.spec?.jobTemplate?.spec?.template?.spec;
+  if (!pod) return;
+  for (const container of [...(pod.initContainers || []), ...(pod.containers || [])]) {
+    const listen = stringFlag(container.args, "listen");
+    if (!listen || /^(127\.|localhost:|\[::1\]:)/.test(listen)) continue;
+    if (!stringFlag(container.args, "tls_cert") && !(container.args || []).includes("--insecure")) {
+      failures.push(`${where}: ${container.name} listens on ${listen} without --tls_cert or --insecure`);
+    }
+  }
+}
+
 const manifests = readdirSync(k8sDir).filter((name) => name.endsWith(".yaml") && name !== "kustomization.yaml");
 for (const file of manifests) {
   const documents = parseAllDocuments(readFileSync(join(k8sDir, file), "utf8"));
@@ -118,6 +133,7 @@ for (const file of manifests) {
     }
     checkEngine(object, where);
     checkEngineClients(object, where);
+    checkListeners(object, where);
     checked += 1;
   }
 }

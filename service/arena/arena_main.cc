@@ -31,12 +31,18 @@
 #include "service/arena/tournament.h"
 #include "service/health_service.h"
 #include "service/termination_signals.h"
+#include "service/tls_flags.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
-ABSL_FLAG(std::string, listen, "0.0.0.0:50061", "address:port for bots (port 0 picks one)");
+ABSL_FLAG(std::string, listen, "127.0.0.1:50061",
+          "address:port for bots (port 0 picks one); beyond loopback: TLS or --insecure");
 ABSL_FLAG(std::string, engine, "inprocess",
           "'inprocess' for the engine library, or the engine service's gRPC target");
+ABSL_FLAG(bool, engine_tls, false, "TLS to the engine, trusting the system's roots");
+ABSL_FLAG(std::string, engine_tls_ca, "", "TLS to the engine, trusting this PEM CA (implies --engine_tls)");
+ABSL_FLAG(std::string, engine_tls_cert, "", "the arena's client certificate for mutual TLS to the engine");
+ABSL_FLAG(std::string, engine_tls_key, "", "the key of --engine_tls_cert");
 ABSL_FLAG(std::string, db, "gavel-arena.db", "the SQLite store");
 ABSL_FLAG(uint32_t, move_ms, 1000, "time per move, in ms");
 ABSL_FLAG(uint32_t, bank_ms, 10000, "each seat's time bank per match, in ms");
@@ -139,9 +145,19 @@ int Serve() {
     spdlog::info("metrics on port {}", *metrics_port);
     std::printf("metrics on port %d\n", *metrics_port);
   }
+  auto engine_credentials = service::ChannelCredentials(
+      service::ClientTls{.enabled = absl::GetFlag(FLAGS_engine_tls),
+                         .ca_file = absl::GetFlag(FLAGS_engine_tls_ca),
+                         .cert_file = absl::GetFlag(FLAGS_engine_tls_cert),
+                         .key_file = absl::GetFlag(FLAGS_engine_tls_key),
+                         .refresh_s = service::ServerTlsFromFlags().refresh_s});
+  if (!engine_credentials.ok()) {
+    spdlog::error("the engine channel: {}", engine_credentials.status().ToString());
+    return 1;
+  }
   std::unique_ptr<EngineBackend> engine =
       MakeEngineBackend(absl::GetFlag(FLAGS_engine),
-                        served_metrics ? &served_metrics->service() : nullptr);
+                        served_metrics ? &served_metrics->service() : nullptr, *engine_credentials);
   Referee referee(engine.get(), &hub, store->get(),
                   RefereeOptions{hub_options.move_ms, hub_options.bank_ms,
                                  absl::GetFlag(FLAGS_max_strikes)},
@@ -150,9 +166,14 @@ int Serve() {
   grpc::EnableDefaultHealthCheckService(false);
   ArenaService arena(&hub);
   service::HealthService health({"gavel.v1.Arena"});
+  auto credentials = service::ListenerCredentials(absl::GetFlag(FLAGS_listen), service::ServerTlsFromFlags());
+  if (!credentials.ok()) {
+    spdlog::error("{}", credentials.status().ToString());
+    return 1;
+  }
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(absl::GetFlag(FLAGS_listen), grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(absl::GetFlag(FLAGS_listen), *credentials, &port);
   builder.RegisterService(&arena);
   builder.RegisterService(&health);
   builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));

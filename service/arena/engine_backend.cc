@@ -34,8 +34,10 @@ class InProcessEngine final : public EngineBackend {
 // engine that is restarting, within the deadline.
 class RemoteEngine final : public EngineBackend {
  public:
-  RemoteEngine(const std::string& target, service::ServiceMetrics* metrics)
-      : stub_(v1::Engine::NewStub(service::MakeEngineChannel(target, 4 << 20))), metrics_(metrics) {}
+  RemoteEngine(const std::string& target, service::ServiceMetrics* metrics,
+               std::shared_ptr<grpc::ChannelCredentials> credentials)
+      : stub_(v1::Engine::NewStub(service::MakeEngineChannel(target, 4 << 20, std::move(credentials)))),
+        metrics_(metrics) {}
 
   absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) override {
     return Call("NewGame", request.game(), &v1::Engine::Stub::NewGame, request, response);
@@ -77,10 +79,11 @@ class RemoteEngine final : public EngineBackend {
 
 }  // namespace
 
-std::unique_ptr<EngineBackend> MakeEngineBackend(const std::string& target,
-                                                 service::ServiceMetrics* metrics) {
+std::unique_ptr<EngineBackend> MakeEngineBackend(
+    const std::string& target, service::ServiceMetrics* metrics,
+    std::shared_ptr<grpc::ChannelCredentials> credentials) {
   if (target == "inprocess") return std::make_unique<InProcessEngine>();
-  return std::make_unique<RemoteEngine>(target, metrics);
+  return std::make_unique<RemoteEngine>(target, metrics, std::move(credentials));
 }
 
 }  // namespace gavel::arena

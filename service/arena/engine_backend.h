@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "gavel/v1/engine.pb.h"
+#include "grpcpp/security/credentials.h"
 
 namespace gavel::service {
 class ServiceMetrics;
@@ -27,8 +28,9 @@ class EngineBackend {
 // `target`: "inprocess" for the engine library, else a gRPC target of engine servers
 // (e.g. "127.0.0.1:50051" or "dns:///gavel-engine:50051"). With `metrics`, every call to
 // the engine service is recorded (RPC, game, final status code, latency); in-process calls
-// are not.
-std::unique_ptr<EngineBackend> MakeEngineBackend(const std::string& target,
-                                                 service::ServiceMetrics* metrics = nullptr);
+// are not. `credentials`: the channel's (plaintext when null).
+std::unique_ptr<EngineBackend> MakeEngineBackend(
+    const std::string& target, service::ServiceMetrics* metrics = nullptr,
+    std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr);
 
 }  // namespace gavel::arena

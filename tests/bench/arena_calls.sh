@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# A tournament through the engine service with random bots, measured from the engine's own
-# metrics: engine calls per move, and moves per second per engine core (moves divided by the
-# engine process's CPU seconds, from /proc).
+# A tournament through the engine service with random bots (C++ gavel-bot processes),
+# measured from the engine's own metrics and /proc: engine calls per move, moves per second
+# per engine core (moves divided by the engine's CPU seconds), matches and moves per second,
+# the arena's CPU per move and its memory per connected bot.
 #
-#   tests/bench/arena_calls.sh [build_dir] [games] [deals] [bots]
+#   tests/bench/arena_calls.sh [build_dir] [games] [deals] [bots] [concurrency]
 #   tests/bench/arena_calls.sh build sultan,carat 20 4
+#   tests/bench/arena_calls.sh build "" 2 200 64     # how far one arena goes
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build_dir=${1:-build}
 games=${2:-}
 deals=${3:-20}
 bots=${4:-4}
+concurrency=${5:-4}
 work=$(mktemp -d)
 pids=()
 stop_all() {
@@ -47,6 +50,10 @@ cpu_seconds() {  # utime + stime of a process, in seconds
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$1/stat"
 }
 
+memory_kb() {  # $2 of a process's /proc status: VmRSS now, VmHWM its peak
+  awk -v field="$2:" '$1 == field { print $2 }' "/proc/$1/status"
+}
+
 start_server engine engine_fd "metrics on port" "$build_dir/service/gavel-engine" \
   --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 --log_level=warn
 engine_metrics=$port
@@ -58,23 +65,36 @@ game_flag=()
 start_server arena arena_fd "listening on port" "$build_dir/service/arena/gavel-arena" \
   --listen=127.0.0.1:0 --engine="127.0.0.1:$engine_port" --db="$work/arena.db" --tournament \
   --exit_after_tournament --wait_for_bots="$bots" --deals="$deals" --progress=false \
+  --max_bots="$bots" --concurrency="$concurrency" --players=4 \
   --metrics_listen=127.0.0.1:0 --log_level=warn "${game_flag[@]}"
 arena=127.0.0.1:$port
 arena_pid=$server_pid
+arena_idle_kb=$(memory_kb "$arena_pid" VmRSS)
 for i in $(seq 1 "$bots"); do
   "$build_dir/bots/gavel-bot" --policy=random --name="random$i" --arena="$arena" \
     --log_level=warn 2>/dev/null &
   pids+=($!)
 done
 start=$(date +%s.%N)
-cat <&"$arena_fd" >"$work/standings"
+while read -r line <&"$arena_fd"; do
+  echo "$line" >>"$work/standings"
+  # the arena's last line ends its standings; read what it uses before it exits
+  [[ $line == tournament* ]] && { arena_cpu=$(cpu_seconds "$arena_pid"); arena_peak_kb=$(memory_kb "$arena_pid" VmHWM); }
+done
 end=$(date +%s.%N)
 calls=$(metric_sum "$engine_metrics" gavel_engine_calls_total)
 applies=$(metric_sum "$engine_metrics" gavel_engine_calls_total 'rpc="Apply"')
 cpu=$(cpu_seconds "$engine_pid")
 grep -m1 "^tournament" "$work/standings" || true
-awk -v calls="$calls" -v moves="$applies" -v cpu="$cpu" -v start="$start" -v end="$end" 'BEGIN {
-  printf "moves %d, engine calls %d: %.3f calls per move\n", moves, calls, calls / moves
-  printf "engine CPU %.2f s: %.0f moves per engine core-second; %.0f moves/s wall\n",
-         cpu, moves / cpu, moves / (end - start) }'
+matches=$(grep -m1 "^tournament" "$work/standings" | awk '{ print $3 }')
+awk -v calls="$calls" -v moves="$applies" -v cpu="$cpu" -v start="$start" -v end="$end" \
+    -v matches="$matches" -v bots="$bots" -v arena_cpu="$arena_cpu" -v idle="$arena_idle_kb" \
+    -v peak="$arena_peak_kb" 'BEGIN {
+  wall = end - start
+  printf "%d bots, %d matches, %d moves in %.1f s: %.1f matches/s, %.0f moves/s\n",
+         bots, matches, moves, wall, matches / wall, moves / wall
+  printf "engine: %d calls, %.3f calls per move; CPU %.2f s, %.0f moves per engine core-second\n",
+         calls, calls / moves, cpu, moves / cpu
+  printf "arena: CPU %.2f s, %.1f us per move; memory %d KiB idle, %d KiB peak, %.0f KiB per bot\n",
+         arena_cpu, 1e6 * arena_cpu / moves, idle, peak, (peak - idle) / bots }'
 wait "$arena_pid"
