@@ -1,4 +1,4 @@
-// Dirk for Carat (rules: shared/rules/carat.md), computed from the seat's CaratView.
+// Dirk for Carat (rules: docs/rules/carat.md), computed from the seat's CaratView.
 //
 // Dirk is greedy, one placement ahead:
 // - For every legal placement (tile, space, rotation) it scores the chips that placement

@@ -1,4 +1,4 @@
-// Dirk for Mercado (rules: shared/rules/mercado.md), computed from the seat's MercadoView
+// Dirk for Mercado (rules: docs/rules/mercado.md), computed from the seat's MercadoView
 // and the printed edition data (tile prices, points and effects; the track).
 //
 // Worth of a displayed tile to Dirk: its points (a `rank` tile: Dirk's current rank; a

@@ -1,4 +1,4 @@
-// Dirk for Moonlight Market (rules: shared/rules/moonlight-market.md), computed from the
+// Dirk for Moonlight Market (rules: docs/rules/moonlight_market.md), computed from the
 // seat's MoonlightView. Dirk plays the rulebook automaton (rules §9, the procedure the
 // engine runs for the automated Dirk and Beate), adapted to a seat that holds a hand:
 //

@@ -1,4 +1,4 @@
-// Dirk for Morgenland (rules: shared/rules/morgenland.md), computed from the seat's
+// Dirk for Morgenland (rules: docs/rules/morgenland.md), computed from the seat's
 // MorgenlandView. Moves are read by their ids (see proto/gavel/v1/morgenland.proto).
 //
 // Artifacts are the score, so Dirk plays for cheap artifacts: a token in each room it can

@@ -1,4 +1,4 @@
-// Dirk for Sultan (rules: shared/rules/sultan.md), computed from the seat's SultanView.
+// Dirk for Sultan (rules: docs/rules/sultan.md), computed from the seat's SultanView.
 //
 // Value of a jewel to Dirk: its points plus the bonus it adds to Dirk's count of that
 // colour (the marginal value).

@@ -1,5 +1,5 @@
 #pragma once
-// Carat (shared/rules/carat.md): lay diamond tiles on a 6x6 board; each point chip at the
+// Carat (docs/rules/carat.md): lay diamond tiles on a 6x6 board; each point chip at the
 // tile corners goes to the colour with the highest carat total held by exactly one colour.
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Mercado (shared/rules/mercado.md): draw coins, complete prices on goods tiles, race a
+// Mercado (docs/rules/mercado.md): draw coins, complete prices on goods tiles, race a
 // marker around a loop of 30 spaces.
 #include <array>
 #include <cstdint>

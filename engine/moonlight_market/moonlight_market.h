@@ -1,5 +1,5 @@
 #pragma once
-// Moonlight Market (shared/rules/moonlight-market.md): bid gold cards for columns of
+// Moonlight Market (docs/rules/moonlight_market.md): bid gold cards for columns of
 // chain-link tiles, attach them to five gem chains, score each colour 4/2/1 per pass.
 // Dirk and Beate, the rulebook's automata, are played by the engine inside ApplyLegal.
 #include <array>

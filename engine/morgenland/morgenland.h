@@ -1,5 +1,5 @@
 #pragma once
-// Morgenland (shared/rules/morgenland.md): place numbered tokens face down on caves, city
+// Morgenland (docs/rules/morgenland.md): place numbered tokens face down on caves, city
 // buildings and palace rooms, tally the spaces in order, buy artifacts with treasure.
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Sultan (shared/rules/sultan.md): bid face-down money cards for jewels on cushions.
+// Sultan (docs/rules/sultan.md): bid face-down money cards for jewels on cushions.
 #include <array>
 #include <cstdint>
 

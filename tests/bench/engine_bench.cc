@@ -1,5 +1,5 @@
 // In-process engine throughput per game: random play with legal-move generation included
-// (the DESIGN.md target is 1,000,000 Apply/s per core averaged over the games), legal-move
+// (the docs/design.md target is 1,000,000 Apply/s per core averaged over the games), legal-move
 // generation alone, and the largest serialized state seen.
 //
 //   build/tests/bench/engine_bench --benchmark_min_time=1

@@ -1,4 +1,4 @@
-// Carat rules: the test vectors of shared/rules/carat.md §11, validation, views, events,
+// Carat rules: the test vectors of docs/rules/carat.md §11, validation, views, events,
 // options and features.
 #include "engine/carat/carat.h"
 

@@ -1,4 +1,4 @@
-// Mercado rules: the test vectors of shared/rules/mercado.md §12, validation, views and
+// Mercado rules: the test vectors of docs/rules/mercado.md §12, validation, views and
 // events.
 #include "engine/mercado/mercado.h"
 

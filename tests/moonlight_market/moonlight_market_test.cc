@@ -1,4 +1,4 @@
-// Moonlight Market rules: the test vectors of shared/rules/moonlight-market.md §13, seating
+// Moonlight Market rules: the test vectors of docs/rules/moonlight_market.md §13, seating
 // and options, views, events and validation.
 #include "engine/moonlight_market/moonlight_market.h"
 

@@ -1,4 +1,4 @@
-// Morgenland rules: the test vectors of shared/rules/morgenland.md §12, every artifact and
+// Morgenland rules: the test vectors of docs/rules/morgenland.md §12, every artifact and
 // spell (its effect and an illegal use), views and events, and the generic property suite.
 #include "engine/morgenland/morgenland.h"
 

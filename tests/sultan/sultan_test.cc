@@ -1,4 +1,4 @@
-// Sultan rules: the test vectors of shared/rules/sultan.md §10 and validation.
+// Sultan rules: the test vectors of docs/rules/sultan.md §10 and validation.
 #include "engine/sultan/sultan.h"
 
 #include "gmock/gmock.h"
