@@ -22,6 +22,7 @@
 #include "learn/trainer.h"
 
 ABSL_FLAG(std::string, game, "sultan", "game to train");
+ABSL_FLAG(bool, list_games, false, "print the games of this build, one a line, and exit");
 ABSL_FLAG(std::string, method, "rollouts",
           "rollouts (paired rollouts of Dirk's games, see learn/trainer.h), selfplay, or search "
           "(evolution strategies on a trained network's last layers, see learn/policy_search.h)");
@@ -256,6 +257,10 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  if (absl::GetFlag(FLAGS_list_games)) {
+    for (const std::string& name : gavel::GameNames()) std::printf("%s\n", name.c_str());
+    return 0;
+  }
   const gavel::Game* game = gavel::FindGame(absl::GetFlag(FLAGS_game));
   if (game == nullptr) {
     std::fprintf(stderr, "unknown game %s\n", absl::GetFlag(FLAGS_game).c_str());

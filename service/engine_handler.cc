@@ -157,14 +157,14 @@ void FillEvents(EventLog& log, int seats, bool per_seat, const Caller& caller, R
   if (!caller.owner()) {
     auto* seat_events = response->add_seat_events();
     seat_events->set_seat(caller.access.seat);
-    for (v1::Event& event : log.ForSeat(caller.access.seat)) seat_events->add_events()->Swap(&event);
+    log.AppendForSeat(caller.access.seat, seat_events->mutable_events());
     return;
   }
   if (per_seat) {
     for (Seat seat = 0; seat < seats; ++seat) {
       auto* seat_events = response->add_seat_events();
       seat_events->set_seat(seat);
-      for (v1::Event& event : log.ForSeat(seat)) seat_events->add_events()->Swap(&event);
+      log.AppendForSeat(seat, seat_events->mutable_events());
     }
   }
   log.MoveAllTo(seats, response->mutable_events());

@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -77,13 +78,10 @@ std::string HeaderPrefix(const TokenHeader& header) {
   return out;
 }
 
-std::array<uint8_t, kSyntheticSize> SyntheticNonce(const SealingKey& key, absl::string_view prefix,
-                                                   absl::string_view state_bytes) {
-  std::string message;
-  message.reserve(prefix.size() + state_bytes.size());
-  message.append(prefix.data(), prefix.size()).append(state_bytes.data(), state_bytes.size());
+// SipHash over `bytes` (the header prefix followed by the state, contiguous).
+std::array<uint8_t, kSyntheticSize> SyntheticNonce(const SealingKey& key, absl::string_view bytes) {
   std::array<uint8_t, kSyntheticSize> synthetic;
-  crypto_shorthash_siphashx24(synthetic.data(), Bytes(message), message.size(), key.nonce.data());
+  crypto_shorthash_siphashx24(synthetic.data(), Bytes(bytes), bytes.size(), key.nonce.data());
   return synthetic;
 }
 
@@ -295,18 +293,22 @@ std::string Sealer::Seal(const TokenHeader& header, absl::string_view state_byte
   TokenHeader sealed_header = header;
   sealed_header.version = kTokenVersion;
   sealed_header.key_id = key.id;
+  // One buffer, no copies beside it: the nonce is hashed over prefix + state where they lie,
+  // then the state moves up past the nonce's place and is encrypted in place.
   std::string token = HeaderPrefix(sealed_header);
-  const auto synthetic = SyntheticNonce(key, token, state_bytes);
-  token.append(reinterpret_cast<const char*>(synthetic.data()), synthetic.size());
-  const size_t ad_size = token.size();
-  const auto nonce = Nonce(header.table, synthetic.data());
+  const size_t prefix_size = token.size();
+  const size_t ad_size = prefix_size + kSyntheticSize;
+  token.reserve(ad_size + state_bytes.size() + kTagSize);
+  token.append(state_bytes.data(), state_bytes.size());
+  const auto synthetic = SyntheticNonce(key, token);
   token.resize(ad_size + state_bytes.size() + kTagSize);
-  unsigned long long written = 0;
-  crypto_aead_xchacha20poly1305_ietf_encrypt(
-      reinterpret_cast<uint8_t*>(token.data()) + ad_size, &written, Bytes(state_bytes),
-      state_bytes.size(), reinterpret_cast<const uint8_t*>(token.data()), ad_size, nullptr,
-      nonce.data(), key.seal.data());
-  token.resize(ad_size + written);
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(token.data());
+  std::memmove(bytes + ad_size, bytes + prefix_size, state_bytes.size());
+  std::copy(synthetic.begin(), synthetic.end(), bytes + prefix_size);
+  const auto nonce = Nonce(header.table, synthetic.data());
+  crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
+      bytes + ad_size, bytes + ad_size + state_bytes.size(), nullptr, bytes + ad_size,
+      state_bytes.size(), bytes, ad_size, nullptr, nonce.data(), key.seal.data());
   return token;
 }
 

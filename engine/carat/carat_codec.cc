@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/carat/carat.h"
+#include "engine/core/status.h"
 #include "engine/carat/carat_wire.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/registry.h"
@@ -152,7 +153,7 @@ absl::Status CheckTileConservation(const Data& data) {
     auto where = [space] {
       return absl::StrCat("on T(", SpaceRow(space), ",", SpaceColumn(space), ")");
     };
-    if (auto status = take(data.tile[space], where); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(take(data.tile[space], where));
   }
   for (Seat seat = 0; seat < kMaxPlayers; ++seat) {
     if (seat >= data.players && data.hands[seat] != 0)
@@ -270,9 +271,9 @@ class CaratGameImpl final : public Game {
       const google::protobuf::Any& any) const override {
     Scratch<v1::CaratState> scratch;  // arena-backed: no allocation per repeated field
     v1::CaratState& in = *scratch;
-    if (auto status = UnpackAny(any, &in, "the carat state"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the carat state"));
     Data data;
-    if (auto status = DecodePublic(in, /*is_view=*/false, &data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(DecodePublic(in, /*is_view=*/false, &data));
     for (Seat seat = 0; seat < data.players; ++seat) {
       if (auto status = TilesFromProto(in.seats(seat).hand(), kMaxHand,
                                        absl::StrCat("seat ", seat, "'s hand"), &data.hands[seat]);
@@ -282,13 +283,13 @@ class CaratGameImpl final : public Game {
     if (auto status = TilesFromProto(in.supply(), kTiles, "the supply", &data.supply); !status.ok())
       return status;
     data.rng = in.rng();
-    if (auto status = Validate(data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(Validate(data));
     return std::unique_ptr<State>(std::make_unique<CaratState>(data));
   }
 
   absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const override {
     v1::CaratMove in;
-    if (auto status = UnpackAny(detail, &in, "the move detail"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
     if (!in.has_place()) return Invalid("the move names no placement");
     const v1::CaratMove::Place& place = in.place();
     const int tile = TileFromProto(place.tile());
@@ -333,7 +334,7 @@ void PublicToProto(const Data& data, Proto* out) {
 
 absl::Status Validate(const Data& data) {
   for (auto check : {CheckSetup, CheckBoard, CheckTileConservation, CheckProgress, CheckChips})
-    if (auto status = check(data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(check(data));
   return absl::OkStatus();
 }
 
@@ -374,7 +375,7 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {
   if (auto status = UnpackAny(view_proto.view(), view, "the carat view"); !status.ok())
     return status;
-  if (auto status = DecodePublic(*view, /*is_view=*/true, data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(DecodePublic(*view, /*is_view=*/true, data));
   const Seat viewer = view->seat();
   if (viewer < 0 || viewer >= data->players)
     return Invalid("the viewer ", viewer, " is not a seat");
@@ -386,7 +387,7 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& v
                                                                uint64_t seed) const {
   v1::CaratView view;
   Data data;
-  if (auto status = DecodeView(view_proto, &view, &data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
   const Seat viewer = view.seat();
   uint64_t board = 0;
   for (int8_t tile : data.tile)
@@ -417,7 +418,7 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& v
   }
   data.supply = unseen;
   data.rng = rng.state();
-  if (auto status = Validate(data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<CaratState>(data));
 }
 

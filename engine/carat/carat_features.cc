@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "engine/carat/carat.h"
+#include "engine/core/status.h"
 #include "engine/carat/carat_wire.h"
 
 namespace gavel::carat {
@@ -202,7 +203,7 @@ absl::Status FeaturizeCarat(const v1::View& view_proto, std::span<const Move> mo
                             Features* out) {
   v1::CaratView view;
   Data data;
-  if (auto status = DecodeView(view_proto, &view, &data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
   const Featurizer featurizer(view, data);
   featurizer.Observation(out->observation);
   out->move_size = kMoveSize;

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/hash.h"
+#include "engine/core/status.h"
 #include "google/protobuf/any.pb.h"
 #include "google/protobuf/arena.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -46,6 +47,12 @@ std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
   for (int i = 0; i < events_.size(); ++i)
     if (audiences_[i] & OnlySeat(seat)) visible.push_back(events_[i]);
   return visible;
+}
+
+void EventLog::AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) const {
+  if (seat < 0 || seat >= kMaxSeats) return;
+  for (int i = 0; i < events_.size(); ++i)
+    if (audiences_[i] & OnlySeat(seat)) *out->Add() = events_[i];
 }
 
 bool State::IsLegal(Move move) const {
@@ -97,9 +104,8 @@ absl::StatusOr<std::unique_ptr<State>> Game::NewGame(int players, uint64_t seed,
                                                    " to ", game.max_players,
                                                    " players, not ", players));
   }
-  auto resolved = Options::Resolve(game.options, options);
-  if (!resolved.ok()) return resolved.status();
-  return Create(players, seed, *resolved, events);
+  GAVEL_ASSIGN_OR_RETURN(const Options resolved, Options::Resolve(game.options, options));
+  return Create(players, seed, resolved, events);
 }
 
 absl::StatusOr<std::unique_ptr<State>> Game::Deserialize(const v1::GameState& proto) const {
@@ -113,14 +119,13 @@ absl::StatusOr<std::unique_ptr<State>> Game::Deserialize(const v1::GameState& pr
 
 absl::StatusOr<Move> Game::ParseMove(const v1::Move& move) const {
   if (!move.has_detail()) return Move{move.id()};
-  auto decoded = DecodeMove(move.detail());
-  if (!decoded.ok()) return decoded.status();
-  if (move.id() != 0 && decoded->id != move.id()) {
+  GAVEL_ASSIGN_OR_RETURN(const Move decoded, DecodeMove(move.detail()));
+  if (move.id() != 0 && decoded.id != move.id()) {
     return absl::InvalidArgumentError(absl::StrCat("the move's id ", move.id(),
                                                    " does not match its detail (id ",
-                                                   decoded->id, ")"));
+                                                   decoded.id, ")"));
   }
-  return *decoded;
+  return decoded;
 }
 
 }  // namespace gavel

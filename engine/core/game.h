@@ -57,6 +57,8 @@ class EventLog : public EventSink {
   std::vector<v1::Event> All(int seats) const;
   // The events `seat` may see. Goes only by the audience the game declared.
   std::vector<v1::Event> ForSeat(Seat seat) const;
+  // The same, appended to `out` (copied on `out`'s arena).
+  void AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) const;
   size_t size() const { return events_.size(); }
 
  private:

@@ -1,4 +1,5 @@
 #include "engine/core/options.h"
+#include "engine/core/status.h"
 
 #include <charconv>
 
@@ -44,7 +45,7 @@ absl::StatusOr<Options> Options::Resolve(const std::vector<OptionSpec>& specs,
           "unknown option '", name, "'; this game has: ",
           known.empty() ? "no options" : absl::StrJoin(known, ", ")));
     }
-    if (auto status = CheckValue(*spec, value); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(CheckValue(*spec, value));
     options.values_[name] = value;
   }
   for (const auto& spec : specs) options.values_.try_emplace(spec.name, spec.default_value);

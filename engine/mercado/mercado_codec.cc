@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/core/registry.h"
 #include "engine/mercado/mercado.h"
 #include "gavel/v1/mercado.pb.h"
@@ -301,7 +302,7 @@ class MercadoGameImpl final : public Game {
       return status;
     Data data;
     std::array<int, kMaxPlayers> counts{};
-    if (auto status = DecodeTable(in.table(), &data, &counts); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(DecodeTable(in.table(), &data, &counts));
     if (in.privileges_size() != data.players)
       return Invalid("the state lists privileges of ", in.privileges_size(), " seats");
     for (int seat = 0; seat < data.players; ++seat) {
@@ -314,15 +315,15 @@ class MercadoGameImpl final : public Game {
         return Invalid("seat ", seat, " holds ", PrivilegeCount(held),
                        " privileges, but the table says ", counts[seat]);
     }
-    if (auto status = FillPrivilegeSupply(&data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(FillPrivilegeSupply(&data));
     data.rng = in.rng();
-    if (auto status = Validate(data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(Validate(data));
     return std::unique_ptr<State>(std::make_unique<MercadoState>(data));
   }
 
   absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const override {
     v1::MercadoMove in;
-    if (auto status = UnpackAny(detail, &in, "the move detail"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
     auto position = [](uint32_t p) -> absl::StatusOr<uint32_t> {
       if (p >= kPositions) return Invalid("display position ", p, " is not 0..7");
       return p;
@@ -341,32 +342,27 @@ class MercadoGameImpl final : public Game {
       case v1::MercadoMove::kNoSeal: return Move{kNoSeal};
       case v1::MercadoMove::kStop: return Move{kStop};
       case v1::MercadoMove::kPlayPrivilege: {
-        auto t = type(in.play_privilege().type());
-        if (!t.ok()) return t.status();
-        return Move{kPlayPrivilegeBase + *t};
+        GAVEL_ASSIGN_OR_RETURN(const int t, type(in.play_privilege().type()));
+        return Move{kPlayPrivilegeBase + t};
       }
       case v1::MercadoMove::kDiscardPrivilege: {
-        auto t = type(in.discard_privilege().type());
-        if (!t.ok()) return t.status();
-        return Move{kDiscardBase + *t};
+        GAVEL_ASSIGN_OR_RETURN(const int t, type(in.discard_privilege().type()));
+        return Move{kDiscardBase + t};
       }
       case v1::MercadoMove::kScore: {
-        auto p = position(in.score().position());
-        if (!p.ok()) return p.status();
-        return Move{kScoreBase + *p};
+        GAVEL_ASSIGN_OR_RETURN(const int p, position(in.score().position()));
+        return Move{kScoreBase + p};
       }
       case v1::MercadoMove::kPlaceJoker: {
-        auto p = position(in.place_joker().position());
-        if (!p.ok()) return p.status();
-        return Move{kPlaceJokerBase + *p};
+        GAVEL_ASSIGN_OR_RETURN(const int p, position(in.place_joker().position()));
+        return Move{kPlaceJokerBase + p};
       }
       case v1::MercadoMove::kPlace: {
-        auto p = position(in.place().position());
-        if (!p.ok()) return p.status();
+        GAVEL_ASSIGN_OR_RETURN(const int p, position(in.place().position()));
         const int coin = static_cast<int>(in.place().coin()) - 1;
         if (coin < 0 || coin >= kPlaceable)
           return Invalid("only gold, silver, copper, turquoise and white coins can be placed");
-        return PlaceMove(coin, static_cast<int>(*p));
+        return PlaceMove(coin, static_cast<int>(p));
       }
       case v1::MercadoMove::MOVE_NOT_SET:
         break;
@@ -569,9 +565,9 @@ absl::Status Validate(const Data& data) {
     return Invalid("discarding seat out of range");
   if (data.scoring_position < -1 || data.scoring_position >= kPositions)
     return Invalid("scoring position out of range");
-  if (auto status = ValidateDisplay(data); !status.ok()) return status;
-  if (auto status = ValidateComponents(data); !status.ok()) return status;
-  if (auto status = ValidateTrack(data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(ValidateDisplay(data));
+  GAVEL_RETURN_IF_ERROR(ValidateComponents(data));
+  GAVEL_RETURN_IF_ERROR(ValidateTrack(data));
   return ValidatePhase(data);
 }
 
@@ -613,7 +609,7 @@ absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::Resample(const v1::View&
     return status;
   Data data;
   std::array<int, kMaxPlayers> counts{};
-  if (auto status = DecodeTable(view.table(), &data, &counts); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(DecodeTable(view.table(), &data, &counts));
   const Seat viewer = view.seat();
   if (viewer < 0 || viewer >= data.players) return Invalid("the viewer ", viewer, " is not a seat");
   PrivilegeCounts& own = data.seats[viewer].privileges;
@@ -647,7 +643,7 @@ absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::Resample(const v1::View&
   }
   data.privilege_supply = unseen;
   data.rng = rng.state();
-  if (auto status = Validate(data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<MercadoState>(data));
 }
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/core/registry.h"
 #include "engine/moonlight_market/moonlight_market.h"
 #include "gavel/v1/moonlight_market.pb.h"
@@ -150,7 +151,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
     return Invalid("humans ", in.humans(), " and bots ", in.bots(), " are out of range");
   data->humans = static_cast<uint8_t>(in.humans());
   data->bots = static_cast<uint8_t>(in.bots());
-  if (auto status = CheckSeating(data->humans, data->bots); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(CheckSeating(data->humans, data->bots));
   const int n = data->participants();
   data->competition = in.rules().competition_ranking();
   data->unlimited_seals = in.rules().unlimited_seals();
@@ -169,7 +170,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->seal_supply = static_cast<uint8_t>(in.seal_supply());
   if (auto status = CountsFromProto(in.supply(), "the supply", &data->supply); !status.ok())
     return status;
-  if (auto status = CountsFromProto(in.box(), "the box", &data->box); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.box(), "the box", &data->box));
   if (in.cushions_size() != n) return Invalid("there must be ", n, " cushions, not ", in.cushions_size());
   for (int cushion = 0; cushion < n; ++cushion) {
     const v1::MoonlightCushion& shown = in.cushions(cushion);
@@ -403,7 +404,7 @@ class MoonlightGameImpl final : public Game {
   absl::StatusOr<std::unique_ptr<State>> Create(int players, uint64_t seed, const Options& options,
                                                 EventSink* events) const override {
     const int bots = options.Is("bots", "auto") ? kDefaultBots[players] : options.GetInt("bots");
-    if (auto status = CheckSeating(players, bots); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(CheckSeating(players, bots));
     Data data;
     data.humans = static_cast<uint8_t>(players);
     data.bots = static_cast<uint8_t>(bots);
@@ -426,9 +427,9 @@ class MoonlightGameImpl final : public Game {
   absl::StatusOr<std::unique_ptr<State>> DecodeState(const google::protobuf::Any& any) const override {
     Scratch<v1::MoonlightState> scratch;  // arena-backed: no allocation per repeated field
     v1::MoonlightState& in = *scratch;
-    if (auto status = UnpackAny(any, &in, "the moonlight_market state"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the moonlight_market state"));
     Data data;
-    if (auto status = DecodePublic(in, &data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
     if (in.turn() < -1 || in.turn() >= data.participants())
       return Invalid("the turn ", in.turn(), " is not a seat");
     data.turn = static_cast<int8_t>(in.turn());
@@ -436,26 +437,26 @@ class MoonlightGameImpl final : public Game {
       const v1::MoonlightSeatState& shown = in.seats(seat);
       SeatData& holder = data.seats[seat];
       const std::string who = absl::StrCat("seat ", seat, "'s ");
-      if (auto status = CardsFromProto(shown.pile(), who + "pile", &holder.pile); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.pile(), who + "pile", &holder.pile));
       if (auto status = CardsFromProto(shown.under(), who + "cards under the pile", &holder.under);
           !status.ok())
         return status;
-      if (auto status = CardsFromProto(shown.hand(), who + "hand", &holder.hand); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), who + "hand", &holder.hand));
       uint8_t next = 0;
-      if (auto status = CardFromProto(shown.next_card(), who + "next card", &next); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), who + "next card", &next));
       if (data.IsBot(seat) ? holder.hand != 0 : next != 0)
         return Invalid(who, data.IsBot(seat) ? "hand must be empty (a bot has none)"
                                              : "next card is for bots only");
       if (next) holder.hand = CardBit(next);
     }
     data.rng = in.rng();
-    if (auto status = Validate(data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(Validate(data));
     return std::unique_ptr<State>(std::make_unique<MoonlightState>(data));
   }
 
   absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const override {
     v1::MoonlightMove in;
-    if (auto status = UnpackAny(detail, &in, "the move detail"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
     if (in.has_bid()) {
       if (in.bid().card() < 1 || in.bid().card() > kCards || in.bid().cushion() >= kMaxParticipants)
         return Invalid("bid ", in.bid().card(), " on cushion ", in.bid().cushion(), " is out of range");
@@ -485,7 +486,7 @@ class MoonlightGameImpl final : public Game {
 }  // namespace
 
 absl::Status Validate(const Data& data) {
-  if (auto status = CheckSeating(data.humans, data.bots); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(CheckSeating(data.humans, data.bots));
   const bool finished = data.phase == Phase::kFinished;
   if (finished ? (data.pass != kPasses || data.round != 0)
                : (data.pass >= kPasses || data.round >= kRounds))
@@ -493,10 +494,10 @@ absl::Status Validate(const Data& data) {
                    static_cast<int>(data.phase));
   for (int seat = data.participants(); seat < kMaxParticipants; ++seat)
     if (data.seats[seat].held_count || data.seats[seat].pile) return Invalid("an unused seat is in play");
-  if (auto status = ValidateTurn(data); !status.ok()) return status;
-  if (auto status = ValidateTiles(data); !status.ok()) return status;
-  if (auto status = ValidateCards(data); !status.ok()) return status;
-  if (auto status = ValidateSeals(data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(ValidateTurn(data));
+  GAVEL_RETURN_IF_ERROR(ValidateTiles(data));
+  GAVEL_RETURN_IF_ERROR(ValidateCards(data));
+  GAVEL_RETURN_IF_ERROR(ValidateSeals(data));
   // At most 4 per colour per pass scored so far, plus the two final scorings; a bound that
   // ignored progress would accept a state whose later scorings overflow it.
   const int most_prestige = 4 * kColours * data.pass + (finished ? 8 : 0);
@@ -584,7 +585,7 @@ absl::StatusOr<std::unique_ptr<State>> MoonlightGameImpl::Resample(const v1::Vie
   if (auto status = UnpackAny(view_proto.view(), &view, "the moonlight_market view"); !status.ok())
     return status;
   Data data;
-  if (auto status = DecodePublic(view, &data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(DecodePublic(view, &data));
   const int n = data.participants();
   const Seat viewer = view.seat();
   if (viewer < 0 || viewer >= n) return Invalid("the viewer ", viewer, " is not a seat");
@@ -638,7 +639,7 @@ absl::StatusOr<std::unique_ptr<State>> MoonlightGameImpl::Resample(const v1::Vie
     holder.pile = unseen;
   }
   data.rng = rng.state();
-  if (auto status = Validate(data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<MoonlightState>(data));
 }
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/core/registry.h"
 #include "engine/morgenland/morgenland_magic.h"
 #include "gavel/v1/morgenland.pb.h"
@@ -46,64 +47,58 @@ absl::Status CheckRange(int64_t value, int64_t low, int64_t high, absl::string_v
   return absl::OkStatus();
 }
 
-// Returns the status of `expr` when it is an error.
-#define MORGENLAND_RETURN_IF_ERROR(expr)                           \
-  do {                                                             \
-    if (auto _status = (expr); !_status.ok()) return _status;      \
-  } while (0)
-
 // The fields a state and a view share.
 template <typename Proto>
 absl::Status DecodePublic(const Proto& in, Data* data) {
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.players(), 3, kMaxPlayers, "players"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.players(), 3, kMaxPlayers, "players"));
   const int n = static_cast<int>(in.players());
   data->players = static_cast<uint8_t>(n);
   data->pro = in.pro();
   data->choose_camel = in.choose_camel();
   data->scroll_power = in.scroll_power();
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.max_rounds(), 0, 99, "max_rounds"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.max_rounds(), 0, 99, "max_rounds"));
   data->max_rounds = static_cast<uint8_t>(in.max_rounds());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.phase(), 1, 16, "the phase"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.phase(), 1, 16, "the phase"));
   data->phase = static_cast<Phase>(in.phase());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.round(), 0, 99, "the round"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.round(), 0, 99, "the round"));
   data->round = static_cast<uint8_t>(in.round());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.camel(), 0, n - 1, "the camel's seat"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.camel(), 0, n - 1, "the camel's seat"));
   data->camel = static_cast<int8_t>(in.camel());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.active(), -1, n - 1, "the active seat"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.active(), -1, n - 1, "the active seat"));
   data->active = static_cast<int8_t>(in.active());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.placer(), 0, n - 1, "the placer"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.placer(), 0, n - 1, "the placer"));
   data->placer = static_cast<int8_t>(in.placer());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.space(), -1, kRoom1 + n - 1, "the tallied space"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.space(), -1, kRoom1 + n - 1, "the tallied space"));
   data->space = static_cast<int8_t>(in.space());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.cursor(), 0, 16, "the cursor"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.cursor(), 0, 16, "the cursor"));
   data->cursor = static_cast<uint8_t>(in.cursor());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.passes(), 0, n - 1, "the passes"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.passes(), 0, n - 1, "the passes"));
   data->passes = static_cast<uint8_t>(in.passes());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.units_left(), 0, 10, "the units left"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.units_left(), 0, 10, "the units left"));
   data->units_left = static_cast<uint8_t>(in.units_left());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.purpose(), 0, 8, "the purpose"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.purpose(), 0, 8, "the purpose"));
   data->purpose = static_cast<Purpose>(in.purpose());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.guard(), 0, 10, "the guard"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.guard(), 0, 10, "the guard"));
   data->guard = static_cast<int8_t>(in.guard());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.card(), -1, kCardsPerDeck - 1, "the treasure card"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.card(), -1, kCardsPerDeck - 1, "the treasure card"));
   data->card = static_cast<int8_t>(in.card());
   if (in.deck() >= (1u << kCardsPerDeck)) return Invalid("the treasure deck names unknown cards");
   data->deck = static_cast<uint16_t>(in.deck());
   if (in.shelves_size() != kKinds) return Invalid("there must be 5 caves");
   for (int kind = 0; kind < kKinds; ++kind)
-    MORGENLAND_RETURN_IF_ERROR(FromProto(in.shelves(kind), kUnitsPerKind, "a cave's shelves", &data->shelves[kind]));
-  MORGENLAND_RETURN_IF_ERROR(FromProto(in.bank(), kUnitsPerKind, "the bank", &data->bank));
+    GAVEL_RETURN_IF_ERROR(FromProto(in.shelves(kind), kUnitsPerKind, "a cave's shelves", &data->shelves[kind]));
+  GAVEL_RETURN_IF_ERROR(FromProto(in.bank(), kUnitsPerKind, "the bank", &data->bank));
   if (in.items_size() > 16) return Invalid("too many payment items");
   data->item_count = static_cast<uint8_t>(in.items_size());
   for (int i = 0; i < in.items_size(); ++i) {
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(in.items(i), 1, 9, "a payment item"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(in.items(i), 1, 9, "a payment item"));
     data->items[i] = static_cast<uint8_t>(in.items(i));
   }
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.kinds_used(), 0, 31, "the kinds used"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.kinds_used(), 0, 31, "the kinds used"));
   data->kinds_used = static_cast<uint8_t>(in.kinds_used());
   if (in.discards() > kAllSpells) return Invalid("the discards name unknown spells");
   data->discards = in.discards();
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.tent_second(), -1, n - 1, "the tent's second"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.tent_second(), -1, n - 1, "the tent's second"));
   data->tent_second = static_cast<int8_t>(in.tent_second());
   // Taboo! may return through a reshuffle at the TENT and cover a second space.
   if (in.taboo() >= (1u << (kRoom1 + n)) || (in.taboo() >> kGate & 1))
@@ -116,26 +111,26 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->pending_count = static_cast<uint8_t>(in.pending_size());
   for (int i = 0; i < in.pending_size(); ++i) {
     const auto& p = in.pending(i);
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(p.spell(), 0, kSpells - 1, "a pending spell"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(p.caster(), 0, n - 1, "a pending spell's caster"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(p.copied(), -1, kArtifactTypes - 1, "a pending spell's copy"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(p.target(), 0, kSpellStride - 1, "a pending spell's target"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(p.asked(), 0, n, "a pending spell's counter progress"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(p.spell(), 0, kSpells - 1, "a pending spell"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(p.caster(), 0, n - 1, "a pending spell's caster"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(p.copied(), -1, kArtifactTypes - 1, "a pending spell's copy"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(p.target(), 0, kSpellStride - 1, "a pending spell's target"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(p.asked(), 0, n, "a pending spell's counter progress"));
     data->pending[i] = Pending{static_cast<int8_t>(p.spell()), static_cast<int8_t>(p.caster()),
                                static_cast<int8_t>(p.copied()), static_cast<uint16_t>(p.target()),
                                static_cast<uint8_t>(p.asked())};
   }
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.resume_seat(), 0, n, "the resume seat"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.resume_seat(), 0, n, "the resume seat"));
   data->resume_seat = static_cast<int8_t>(in.resume_seat());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.priority(), 0, n - 1, "the priority seat"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.priority(), 0, n - 1, "the priority seat"));
   data->priority = static_cast<int8_t>(in.priority());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.buyer(), -1, n - 1, "the buyer"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.buyer(), -1, n - 1, "the buyer"));
   data->buyer = static_cast<int8_t>(in.buyer());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.target_seat(), -1, n - 1, "the target seat"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.target_seat(), -1, n - 1, "the target seat"));
   data->target_seat = static_cast<int8_t>(in.target_seat());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.target_token(), -1, kTokens - 1, "the target token"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.target_token(), -1, kTokens - 1, "the target token"));
   data->target_token = static_cast<int8_t>(in.target_token());
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.target_space(), -1, kSpaces - 1, "the target space"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.target_space(), -1, kSpaces - 1, "the target space"));
   data->target_space = static_cast<int8_t>(in.target_space());
   if (in.seats_size() != n) return Invalid("the state lists ", in.seats_size(), " seats for ", n, " players");
   return absl::OkStatus();
@@ -199,10 +194,10 @@ void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::Morgenl
 // Decodes the artifact-holding fields of a seat (shared by state and view).
 template <typename Proto>
 absl::Status DecodeSeatPublic(const Proto& in, SeatData* s) {
-  MORGENLAND_RETURN_IF_ERROR(FromProto(in.owned(), kArtifactsPerType, "owned artifacts", &s->owned));
-  MORGENLAND_RETURN_IF_ERROR(FromProto(in.invoked(), 2, "invoked artifacts", &s->invoked));
-  MORGENLAND_RETURN_IF_ERROR(FromProto(in.carpets(), 4, "carpets", &s->carpets));
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(in.parasite_uses(), 0, 3, "Parasite uses"));
+  GAVEL_RETURN_IF_ERROR(FromProto(in.owned(), kArtifactsPerType, "owned artifacts", &s->owned));
+  GAVEL_RETURN_IF_ERROR(FromProto(in.invoked(), 2, "invoked artifacts", &s->invoked));
+  GAVEL_RETURN_IF_ERROR(FromProto(in.carpets(), 4, "carpets", &s->carpets));
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.parasite_uses(), 0, 3, "Parasite uses"));
   s->parasite_uses = static_cast<uint8_t>(in.parasite_uses());
   if (in.scroll_spaces() >= (1u << kSpaces) || in.smuggler_spaces() >= (1u << kSpaces))
     return Invalid("a seat's space masks name unknown spaces");
@@ -503,8 +498,8 @@ absl::Status ValidatePhase(const Data& data) {
 }  // namespace
 
 absl::Status Validate(const Data& data) {
-  MORGENLAND_RETURN_IF_ERROR(ValidateSeats(data));
-  MORGENLAND_RETURN_IF_ERROR(ValidateConservation(data));
+  GAVEL_RETURN_IF_ERROR(ValidateSeats(data));
+  GAVEL_RETURN_IF_ERROR(ValidateConservation(data));
   return ValidatePhase(data);
 }
 
@@ -623,8 +618,8 @@ absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatD
     const auto& t = in.tokens(token);
     if (t.index() != static_cast<uint32_t>(token) || t.value() != static_cast<uint32_t>(TokenValue(token)) || t.seat() != seat)
       return Invalid("seat ", seat, "'s token ", token, " is mislabelled");
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
     s->token_space[token] = static_cast<int8_t>(t.space());
     if (t.face_up()) s->face_up |= static_cast<uint8_t>(1 << token);
     s->copies[token] = static_cast<uint8_t>(t.copies());
@@ -740,64 +735,64 @@ class MorgenlandGameImpl final : public Game {
   absl::StatusOr<std::unique_ptr<State>> DecodeState(const google::protobuf::Any& any) const override {
     Scratch<v1::MorgenlandState> scratch;  // arena-backed: no allocation per repeated field
     v1::MorgenlandState& in = *scratch;
-    MORGENLAND_RETURN_IF_ERROR(UnpackAny(any, &in, "the morgenland state"));
+    GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the morgenland state"));
     Data data;
-    MORGENLAND_RETURN_IF_ERROR(DecodePublic(in, &data));
+    GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
     const int n = data.players;
-    MORGENLAND_RETURN_IF_ERROR(DecodeRooms(in, &data));
-    MORGENLAND_RETURN_IF_ERROR(FromProto(in.box(), kArtifactsPerType, "the box", &data.box));
+    GAVEL_RETURN_IF_ERROR(DecodeRooms(in, &data));
+    GAVEL_RETURN_IF_ERROR(FromProto(in.box(), kArtifactsPerType, "the box", &data.box));
     if (in.spell_deck() > kAllSpells) return Invalid("the spell deck names unknown spells");
     data.spell_deck = in.spell_deck();
-    MORGENLAND_RETURN_IF_ERROR(DecodeTent(in.tent(), &data, false));
+    GAVEL_RETURN_IF_ERROR(DecodeTent(in.tent(), &data, false));
     for (int seat = 0; seat < n; ++seat) {
       const auto& seat_in = in.seats(seat);
       SeatData& s = data.seats[seat];
-      MORGENLAND_RETURN_IF_ERROR(DecodeSeatTokens(seat_in, seat, &s));
-      MORGENLAND_RETURN_IF_ERROR(FromProto(seat_in.treasure(), kUnitsPerKind, "a seat's treasure", &s.treasure));
-      MORGENLAND_RETURN_IF_ERROR(FromProto(seat_in.start(), 3, "a seat's starting picks", &s.start));
-      MORGENLAND_RETURN_IF_ERROR(DecodeSeatPublic(seat_in, &s));
+      GAVEL_RETURN_IF_ERROR(DecodeSeatTokens(seat_in, seat, &s));
+      GAVEL_RETURN_IF_ERROR(FromProto(seat_in.treasure(), kUnitsPerKind, "a seat's treasure", &s.treasure));
+      GAVEL_RETURN_IF_ERROR(FromProto(seat_in.start(), 3, "a seat's starting picks", &s.start));
+      GAVEL_RETURN_IF_ERROR(DecodeSeatPublic(seat_in, &s));
       if (seat_in.spells() > kAllSpells) return Invalid("seat ", seat, " holds unknown spells");
       s.spells = seat_in.spells();
       if (seat_in.known_by_size() != n) return Invalid("seat ", seat, " must list known spells per seat");
       for (int other = 0; other < n; ++other) s.known_by[other] = seat_in.known_by(other);
     }
     data.rng = in.rng();
-    MORGENLAND_RETURN_IF_ERROR(Validate(data));
+    GAVEL_RETURN_IF_ERROR(Validate(data));
     return std::unique_ptr<State>(std::make_unique<MorgenlandState>(data));
   }
 
   absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const override {
     v1::MorgenlandMove in;
-    MORGENLAND_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
+    GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
     switch (in.move_case()) {
       case v1::MorgenlandMove::kKind:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.kind(), 0, kKinds - 1, "the kind"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.kind(), 0, kKinds - 1, "the kind"));
         return KindMove(in.kind());
       case v1::MorgenlandMove::kPass: return PassMove();
       case v1::MorgenlandMove::kAccept: return AcceptMove();
       case v1::MorgenlandMove::kNameSeat:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.name_seat(), 0, kMaxPlayers - 1, "the named seat"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.name_seat(), 0, kMaxPlayers - 1, "the named seat"));
         return SeatMove(in.name_seat());
       case v1::MorgenlandMove::kPlace:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.place().token(), 0, kTokens - 1, "the token"));
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.place().space(), 0, kSpaces - 1, "the space"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.place().token(), 0, kTokens - 1, "the token"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.place().space(), 0, kSpaces - 1, "the space"));
         return PlaceMove(static_cast<int>(in.place().token()), in.place().space());
       case v1::MorgenlandMove::kInvoke:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.invoke(), 0, kArtifactTypes - 1, "the artifact"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.invoke(), 0, kArtifactTypes - 1, "the artifact"));
         return InvokeMove(in.invoke());
       case v1::MorgenlandMove::kDoubleToken:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.double_token(), 0, kTokens - 1, "the token"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.double_token(), 0, kTokens - 1, "the token"));
         return DoubleMove(static_cast<int>(in.double_token()));
       case v1::MorgenlandMove::kCounter: return CounterMove();
       case v1::MorgenlandMove::kKeepSpell:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.keep_spell(), 0, kSpells - 1, "the spell"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.keep_spell(), 0, kSpells - 1, "the spell"));
         return KeepMove(in.keep_spell());
       case v1::MorgenlandMove::kPickPosition:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.pick_position(), 0, kMaxStack, "the position"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.pick_position(), 0, kMaxStack, "the position"));
         return PickArtifactMove(static_cast<int>(in.pick_position()));
       case v1::MorgenlandMove::kSpell:
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.spell().spell(), 0, kSpells - 1, "the spell"));
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(in.spell().target(), 0, kSpellStride - 1, "the spell's target"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.spell().spell(), 0, kSpells - 1, "the spell"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(in.spell().target(), 0, kSpellStride - 1, "the spell's target"));
         return SpellMove(in.spell().spell(), static_cast<int>(in.spell().target()));
       default:
         return Invalid("the move names no action");
@@ -809,7 +804,7 @@ class MorgenlandGameImpl final : public Game {
   static absl::Status DecodeTent(const Proto& tent, Data* data, bool allow_hidden) {
     if (tent.size() != 2) return Invalid("the tent lists 2 entries");
     for (int i = 0; i < 2; ++i) {
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(tent[i], -1, allow_hidden ? kSpells : kSpells - 1, "a tent card"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(tent[i], -1, allow_hidden ? kSpells : kSpells - 1, "a tent card"));
       data->tent[i] = static_cast<int8_t>(tent[i]);
     }
     if (data->tent[0] < 0 && data->tent[1] >= 0) return Invalid("the tent's first card is missing");
@@ -829,14 +824,14 @@ class MorgenlandGameImpl final : public Game {
       const auto& r = in.rooms(room);
       if (r.stack_size() > kMaxStack) return Invalid("room ", room + 1, "'s stack is too high");
       for (int i = 0; i < r.stack_size(); ++i) {
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(r.stack(i), 0, kArtifactTypes - 1, "an artifact"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(r.stack(i), 0, kArtifactTypes - 1, "an artifact"));
         data->stack[room][i] = static_cast<int8_t>(r.stack(i));
       }
       data->stack_size[room] = static_cast<uint8_t>(r.stack_size());
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(r.face_up(), -1, kArtifactTypes - 1, "a face-up artifact"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(r.face_up(), -1, kArtifactTypes - 1, "a face-up artifact"));
       data->face_up[room] = static_cast<int8_t>(r.face_up());
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(in.set_known(room), 0, (1 << n) - 1, "a room's knowledge"));
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(in.order_known(room), 0, (1 << n) - 1, "a room's knowledge"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.set_known(room), 0, (1 << n) - 1, "a room's knowledge"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.order_known(room), 0, (1 << n) - 1, "a room's knowledge"));
       data->set_known[room] = static_cast<uint8_t>(in.set_known(room));
       data->order_known[room] = static_cast<uint8_t>(in.order_known(room));
     }
@@ -856,7 +851,7 @@ class MorgenlandGameImpl final : public Game {
 absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::Resample(const v1::View& view_proto,
                                                                     uint64_t seed) const {
   v1::MorgenlandView view;
-  MORGENLAND_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the morgenland view"));
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the morgenland view"));
   // A deal can contradict what the seats did (a payment under way needs fitting kinds):
   // such deals are drawn again.
   Rng rng(Rng::FromSeed(seed));
@@ -872,11 +867,11 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::Resample(const v1::Vi
 absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     const v1::MorgenlandView& view, Rng& rng) const {
   Data data;
-  MORGENLAND_RETURN_IF_ERROR(DecodePublic(view, &data));
+  GAVEL_RETURN_IF_ERROR(DecodePublic(view, &data));
   const int n = data.players;
   const int viewer = view.seat();
-  MORGENLAND_RETURN_IF_ERROR(CheckRange(viewer, 0, n - 1, "the viewer"));
-  MORGENLAND_RETURN_IF_ERROR(DecodeTent(view.tent(), &data, true));
+  GAVEL_RETURN_IF_ERROR(CheckRange(viewer, 0, n - 1, "the viewer"));
+  GAVEL_RETURN_IF_ERROR(DecodeTent(view.tent(), &data, true));
   const bool setup = data.phase == Phase::kPick;
   // Seats.
   std::array<std::array<int, kKinds>, kMaxPlayers> low{};
@@ -894,7 +889,7 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
   for (int seat = 0; seat < n; ++seat) {
     const auto& in = view.seats(seat);
     SeatData& s = data.seats[seat];
-    MORGENLAND_RETURN_IF_ERROR(DecodeSeatPublic(in, &s));
+    GAVEL_RETURN_IF_ERROR(DecodeSeatPublic(in, &s));
     if (in.spells() > kAllSpells || in.spell_count() > kSpells) return Invalid("seat ", seat, "'s spells are invalid");
     s.token_space.fill(kInHand);
     if (in.tokens_size() > kTokens) return Invalid("seat ", seat, " lists too many tokens");
@@ -902,15 +897,15 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     uint8_t used = 0;
     std::vector<int> hidden_spaces;
     for (const auto& t : in.tokens()) {
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
       if (t.value() == 0) {
         if (seat == viewer || t.face_up() || t.space() == kInHand || t.copies())
           return Invalid("only other seats' face-down tokens may be hidden");
         hidden_spaces.push_back(t.space());
         continue;
       }
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(t.index(), 0, kTokens - 1, "a token index"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(t.index(), 0, kTokens - 1, "a token index"));
       const int token = static_cast<int>(t.index());
       if ((used >> token & 1) || t.value() != static_cast<uint32_t>(TokenValue(token)))
         return Invalid("seat ", seat, "'s tokens are inconsistent");
@@ -927,16 +922,16 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     for (size_t i = 0; i < hidden_spaces.size(); ++i) s.token_space[free_tokens[i]] = static_cast<int8_t>(hidden_spaces[i]);
     // Treasure.
     if (in.treasure().units_size() != kKinds) return Invalid("seat ", seat, "'s treasure is malformed");
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(in.picks(), 0, 3, "the starting picks"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(in.picks(), 0, 3, "the starting picks"));
     if (seat == viewer) {
-      MORGENLAND_RETURN_IF_ERROR(FromProto(in.treasure(), kUnitsPerKind, "the viewer's treasure", &s.treasure));
-      MORGENLAND_RETURN_IF_ERROR(FromProto(in.start(), 3, "the viewer's starting picks", &s.start));
+      GAVEL_RETURN_IF_ERROR(FromProto(in.treasure(), kUnitsPerKind, "the viewer's treasure", &s.treasure));
+      GAVEL_RETURN_IF_ERROR(FromProto(in.start(), 3, "the viewer's starting picks", &s.start));
       s.spells = in.spells();
       unseen_spells &= ~s.spells;
     } else {
       for (int kind = 0; kind < kKinds; ++kind) {
         const int shown = in.treasure().units(kind);
-        MORGENLAND_RETURN_IF_ERROR(CheckRange(shown, -3, kUnitsPerKind, "a seat's public treasure"));
+        GAVEL_RETURN_IF_ERROR(CheckRange(shown, -3, kUnitsPerKind, "a seat's public treasure"));
         low[seat][kind] = std::max(0, -shown);
         s.treasure[kind] = static_cast<uint8_t>(std::max(0, shown));  // corrected below
       }
@@ -992,7 +987,7 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
   if (view.rooms_size() != n) return Invalid("the view must list one room per player");
   std::array<int, kArtifactTypes> unknown{};
   for (int a = 0; a < kArtifactTypes; ++a) unknown[a] = kArtifactsPerType;
-  if (data.pro) MORGENLAND_RETURN_IF_ERROR(FromProto(view.box(), kArtifactsPerType, "the box", &data.box));
+  if (data.pro) GAVEL_RETURN_IF_ERROR(FromProto(view.box(), kArtifactsPerType, "the box", &data.box));
   for (int a = 0; a < kArtifactTypes; ++a) {
     unknown[a] -= data.box[a];
     for (int seat = 0; seat < n; ++seat) unknown[a] -= data.seats[seat].owned[a];
@@ -1000,12 +995,12 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
   std::vector<int> unknown_rooms;
   for (int room = 0; room < n; ++room) {
     const auto& r = view.rooms(room);
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(r.stack_size(), 0, kMaxStack, "a stack size"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(r.face_up(), -1, kArtifactTypes - 1, "a face-up artifact"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(r.stack_size(), 0, kMaxStack, "a stack size"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(r.face_up(), -1, kArtifactTypes - 1, "a face-up artifact"));
     data.stack_size[room] = static_cast<uint8_t>(r.stack_size());
     data.face_up[room] = static_cast<int8_t>(r.face_up());
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(r.set_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
-    MORGENLAND_RETURN_IF_ERROR(CheckRange(r.order_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(r.set_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(r.order_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
     data.set_known[room] = static_cast<uint8_t>(r.set_known_by());
     data.order_known[room] = static_cast<uint8_t>(r.order_known_by());
     if (r.face_up() >= 0) --unknown[r.face_up()];
@@ -1018,7 +1013,7 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
         r.order_known() != static_cast<bool>(data.order_known[room] >> viewer & 1))
       return Invalid("a room's known artifacts do not fit its stack");
     for (int i = 0; i < r.known_size(); ++i) {
-      MORGENLAND_RETURN_IF_ERROR(CheckRange(r.known(i), 0, kArtifactTypes - 1, "a known artifact"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(r.known(i), 0, kArtifactTypes - 1, "a known artifact"));
       data.stack[room][i] = static_cast<int8_t>(r.known(i));
       --unknown[r.known(i)];
     }
@@ -1042,7 +1037,7 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     ++data.box[artifacts[next]];
   }
   data.rng = rng.state();
-  MORGENLAND_RETURN_IF_ERROR(Validate(data));
+  GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<MorgenlandState>(data));
 }
 

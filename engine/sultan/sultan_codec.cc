@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/core/registry.h"
 #include "engine/sultan/sultan.h"
 #include "gavel/v1/sultan.pb.h"
@@ -71,14 +72,14 @@ template <typename Proto>
 absl::Status DecodePublic(const Proto& in, Data* data) {
   if (in.players() < 2 || in.players() > 5) return Invalid("players must be 2 to 5, not ", in.players());
   data->players = static_cast<uint8_t>(in.players());
-  if (auto status = PhaseFromProto(in.phase(), &data->phase); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(PhaseFromProto(in.phase(), &data->phase));
   if (in.pass() > kPasses || in.round() > 15) return Invalid("pass or round out of range");
   data->pass = static_cast<uint8_t>(in.pass());
   data->round = static_cast<uint8_t>(in.round());
   if (in.start_player() < 0 || in.start_player() >= data->players)
     return Invalid("start player ", in.start_player(), " is not a seat");
   data->start_player = static_cast<int8_t>(in.start_player());
-  if (auto status = FromProto(in.bag(), "the bag", &data->bag); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(FromProto(in.bag(), "the bag", &data->bag));
   if (auto status = FromProto(in.drawn(), "the drawn jewels", &data->drawn); !status.ok())
     return status;
   if (in.cushions_size() > 3) return Invalid("there are at most 3 cushions");
@@ -144,9 +145,9 @@ class SultanGameImpl final : public Game {
       const google::protobuf::Any& any) const override {
     Scratch<v1::SultanState> scratch;
     const v1::SultanState& in = *scratch;
-    if (auto status = UnpackAny(any, scratch.get(), "the sultan state"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(any, scratch.get(), "the sultan state"));
     Data data;
-    if (auto status = DecodePublic(in, &data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
     for (int seat = 0; seat < data.players; ++seat) {
       const v1::SultanSeatState& holder = in.seats(seat);
       SeatData& out = data.seats[seat];
@@ -154,7 +155,7 @@ class SultanGameImpl final : public Game {
       for (auto [cards, field, what] :
            {std::tuple{&out.pile, &holder.pile(), "pile"}, {&out.hand, &holder.hand(), "hand"},
             {&out.played, &holder.played(), "played cards"}}) {
-        if (auto status = FromProto(*field, who + what, cards); !status.ok()) return status;
+        GAVEL_RETURN_IF_ERROR(FromProto(*field, who + what, cards));
       }
       if (auto status = FromProto(holder.collection(), who + "collection", &out.collection);
           !status.ok())
@@ -163,13 +164,13 @@ class SultanGameImpl final : public Game {
     for (int i = 0; i < data.bids_made; ++i)
       if (data.bids[i].value == 0) return Invalid("bid ", i, " has no card value");
     data.rng = in.rng();
-    if (auto status = Validate(data); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(Validate(data));
     return std::unique_ptr<State>(std::make_unique<SultanState>(data));
   }
 
   absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const override {
     v1::SultanMove in;
-    if (auto status = UnpackAny(detail, &in, "the move detail"); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
     if (in.has_return_jewel()) {
       int8_t colour = 0;
       if (auto status = ColourFromProto(in.return_jewel().jewel(), "the returned jewel", &colour);
@@ -340,7 +341,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
   if (auto status = UnpackAny(view_proto.view(), &view, "the sultan view"); !status.ok())
     return status;
   Data data;
-  if (auto status = DecodePublic(view, &data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(DecodePublic(view, &data));
   const Seat viewer = view.seat();
   if (viewer < 0 || viewer >= data.players) return Invalid("the viewer ", viewer, " is not a seat");
   const Params params = ParamsFor(data.players);
@@ -364,14 +365,14 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
       }
       return absl::OkStatus();
     };
-    if (auto status = take(holder.played); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(take(holder.played));
     std::vector<int> hidden_bids;
     for (int i = 0; i < data.bids_made; ++i) {
       if (data.bids[i].seat != seat) continue;
       if (data.bids[i].value != 0) {
         CardCounts one{};
         ++one[data.bids[i].value];
-        if (auto status = take(one); !status.ok()) return status;
+        GAVEL_RETURN_IF_ERROR(take(one));
       } else if (seat == viewer) {
         return Invalid("the viewer's own bid ", i, " has no value");
       } else {
@@ -381,7 +382,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
     if (seat == viewer) {
       if (auto status = FromProto(shown.hand(), who + "hand", &holder.hand); !status.ok())
         return status;
-      if (auto status = take(holder.hand); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(take(holder.hand));
       holder.pile = unseen;
       continue;
     }
@@ -398,7 +399,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
     while (next < cards.size()) ++holder.pile[cards[next++]];
   }
   data.rng = rng.state();
-  if (auto status = Validate(data); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<SultanState>(data));
 }
 
