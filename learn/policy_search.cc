@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status.h"
 #include "learn/trainer.h"
 
 namespace gavel::learn {
@@ -53,7 +54,7 @@ absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players, cons
   const Decider record = [&](const Turn& turn, Seat) -> absl::StatusOr<Move> {
     if (advice_column < 0) {
       Features sizes;
-      if (auto status = game.Featurize(turn.view(), {}, &sizes); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(game.Featurize(turn.view(), {}, &sizes));
       advice_column = static_cast<Eigen::Index>(sizes.observation.size());
       move_size = sizes.move_size;
       if (count > move_size)
@@ -61,7 +62,7 @@ absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players, cons
     }
     Mlp::Matrix rows;
     std::optional<Move> advice;
-    if (auto status = policy.Rows(turn, turn.legal(), &rows, &advice); !status.ok()) return status;
+    GAVEL_RETURN_IF_ERROR(policy.Rows(turn, turn.legal(), &rows, &advice));
     const Mlp::Matrix differences =
         rows.middleCols(advice_column + move_size, count) - rows.middleCols(advice_column, count);
     for (Eigen::Index k = 0; k < count; ++k)
@@ -72,7 +73,7 @@ absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players, cons
   for (int g = 0; g < games; ++g) {
     auto state = game.NewGame(players, seed + static_cast<uint64_t>(g), options);
     if (!state.ok()) return state.status();
-    if (auto played = PlayToEnd(**state, record); !played.ok()) return played;
+    GAVEL_RETURN_IF_ERROR(PlayToEnd(**state, record));
   }
   for (double& square : squares) square = moves > 0 ? std::sqrt(square / moves) : 0.0;
   return MoveSpread{std::move(squares), static_cast<int>(advice_column + move_size)};
@@ -152,9 +153,9 @@ absl::Status PolicySearch::Run(const std::function<void(const SearchProgress&)>&
   if (config_.pairs < 1 || config_.games < 1 || config_.sigma <= 0)
     return absl::InvalidArgumentError("the search needs pairs, games and sigma above 0");
   if (config_.move_features > 0)
-    if (auto scaled = ScaleByFeatureSpread(); !scaled.ok()) return scaled;
+    GAVEL_RETURN_IF_ERROR(ScaleByFeatureSpread());
   SearchProgress start;
-  if (auto evaluated = EvaluateNow(0, &start); !evaluated.ok()) return evaluated;
+  GAVEL_RETURN_IF_ERROR(EvaluateNow(0, &start));
   progress(start);
   const Eigen::Index size = offset_.size();
   for (int iteration = 1; iteration <= config_.iterations; ++iteration) {
@@ -188,7 +189,7 @@ absl::Status PolicySearch::Run(const std::function<void(const SearchProgress&)>&
       current_ = At(offset_);
     }
     if (iteration % std::max(1, config_.eval_every) == 0 || iteration == config_.iterations)
-      if (auto evaluated = EvaluateNow(iteration, &report); !evaluated.ok()) return evaluated;
+      GAVEL_RETURN_IF_ERROR(EvaluateNow(iteration, &report));
     progress(report);
   }
   return absl::OkStatus();

@@ -4,6 +4,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/core/status.h"
 
 namespace gavel::learn {
 
@@ -31,7 +32,7 @@ InputLayout LayoutFor(const std::string& advisor_name) {
 
 absl::StatusOr<int> InputSize(const Game& game, const v1::View& view, InputLayout layout) {
   Features features;
-  if (auto status = game.Featurize(view, {}, &features); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(game.Featurize(view, {}, &features));
   const int move_blocks = layout == InputLayout::kViewAdviceMoveAdvised ? 2 : 1;
   return static_cast<int>(features.observation.size()) + move_blocks * features.move_size +
          (Advised(layout) ? 1 : 0);
@@ -107,7 +108,7 @@ absl::Status QPolicy::Inputs(const Turn& turn, std::span<const Move> moves,
   std::vector<Move> featurized(moves.begin(), moves.end());
   if (compared) featurized.push_back(*advice);
   Features features;
-  if (auto status = game_->Featurize(turn.view(), featurized, &features); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(game_->Featurize(turn.view(), featurized, &features));
   const int obs = static_cast<int>(features.observation.size());
   const int shared = obs + (compared ? features.move_size : 0);
   const int move_columns = features.move_size + (advised ? 1 : 0);
@@ -133,7 +134,7 @@ absl::Status QPolicy::Rows(const Turn& turn, std::span<const Move> moves, Mlp::M
                           std::optional<Move>* advice) const {
   Eigen::VectorXf observation;
   Mlp::Matrix move_rows;
-  if (auto status = Inputs(turn, moves, &observation, &move_rows, advice); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Inputs(turn, moves, &observation, &move_rows, advice));
   rows->resize(move_rows.rows(), observation.size() + move_rows.cols());
   rows->leftCols(observation.size()).rowwise() = observation.transpose();
   rows->rightCols(move_rows.cols()) = move_rows;
@@ -144,8 +145,7 @@ absl::StatusOr<std::vector<float>> QPolicy::Scores(const Turn& turn,
                                                    std::optional<Move>* advice) const {
   Eigen::VectorXf observation;
   Mlp::Matrix move_rows;
-  if (auto status = Inputs(turn, turn.legal(), &observation, &move_rows, advice); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(Inputs(turn, turn.legal(), &observation, &move_rows, advice));
   const Eigen::VectorXf q = network_.ForwardShared(observation, move_rows);
   return std::vector<float>(q.data(), q.data() + q.size());
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <thread>
 
+#include "engine/core/status.h"
 #include "learn/ismcts.h"
 
 namespace gavel::learn {
@@ -13,7 +14,7 @@ namespace {
 absl::StatusOr<float> PlayOut(const State& world, Move first, Seat seat, const Policy& base,
                                uint64_t seed) {
   std::unique_ptr<State> state = world.Clone();
-  if (auto status = state->Apply(first); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(state->Apply(first));
   Rng rng(Rng::FromSeed(seed));
   if (auto played = PlayToEnd(*state, [&](const Turn& turn, Seat) { return base(turn, rng); });
       !played.ok())

@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "bots/in_process.h"
 #include "engine/core/registry.h"
+#include "engine/core/status.h"
 #include "learn/policy_search.h"
 #include "learn/trainer.h"
 
@@ -126,8 +127,7 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   config.eval_every = absl::GetFlag(FLAGS_eval_every);
   config.eval_games = absl::GetFlag(FLAGS_eval_games);
   config.eval_threads = absl::GetFlag(FLAGS_eval_threads);
-  if (auto parsed = ParseOptions(absl::GetFlag(FLAGS_options), &config.options); !parsed.ok())
-    return parsed;
+  GAVEL_RETURN_IF_ERROR(ParseOptions(absl::GetFlag(FLAGS_options), &config.options));
   config.hidden.clear();
   for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
     int value = 0;
@@ -182,7 +182,7 @@ void WriteCurveRow(std::ofstream& curve, const std::string& step, const std::str
 
 absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) {
   if (path.empty()) return absl::OkStatus();
-  if (auto saved = policy.Save(path); !saved.ok()) return saved;
+  GAVEL_RETURN_IF_ERROR(policy.Save(path));
   std::fprintf(stderr, "weights saved to %s\n", path.c_str());
   return absl::OkStatus();
 }

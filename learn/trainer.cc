@@ -1,6 +1,7 @@
 #include "learn/trainer.h"
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status.h"
 #include "learn/ismcts.h"
 #include "learn/rollout.h"
 
@@ -102,8 +103,7 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
     if (*chosen >= turn.legal().size()) return absl::InternalError("a policy chose an illegal move");
     const Move move = turn.legal()[*chosen];
     if (plan.seating == Seating::kLearner) {
-      if (auto status = policy_.Rows(turn, std::span<const Move>(&move, 1), &rows); !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, std::span<const Move>(&move, 1), &rows));
       decisions[static_cast<size_t>(seat)].emplace_back(rows.data(), rows.data() + rows.cols());
     }
     return move;
@@ -118,7 +118,7 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
 absl::Status Trainer::CompareMoves(const Turn& turn) {
   std::optional<Move> advice;
   Mlp::Matrix rows;
-  if (auto status = policy_.Rows(turn, {}, &rows, &advice); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, {}, &rows, &advice));
   // The moves compared: the advice (or, unadvised, a random move) and distinct others,
   // those the network rates best first.
   std::vector<Move> favourites;
@@ -134,7 +134,7 @@ absl::Status Trainer::CompareMoves(const Turn& turn) {
   auto values = PairedRolloutValues(game_, turn.view(), moves, config_.base->policy, world_seeds,
                                     config_.rollout_threads);
   if (!values.ok()) return values.status();
-  if (auto status = policy_.Rows(turn, moves, &rows); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, moves, &rows));
   for (size_t i = 0; i < moves.size(); ++i) {
     const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
     double gain = values->mean[i] - values->mean[0];
@@ -167,7 +167,7 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
   return PlayToEnd(**created, [&](const Turn& turn, Seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
     if (legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
-      if (auto status = CompareMoves(turn); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(CompareMoves(turn));
     // The base game goes on with the base policy, sometimes at random to widen the states seen.
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
     if (rng_.Below(1000000) < epsilon * 1e6) return move;
@@ -258,7 +258,7 @@ absl::Status Trainer::Run(const std::function<void(const TrainProgress&)>& progr
     for (; pending_steps_ >= 1; pending_steps_ -= 1) report.loss = TrainBatch(learning_rate);
     if (episode % config_.snapshot_every == 0) snapshots_.push_back(policy_);
     if (episode % config_.eval_every == 0 || episode == config_.episodes) {
-      if (auto status = EvaluateNow(episode, &report); !status.ok()) return status;
+      GAVEL_RETURN_IF_ERROR(EvaluateNow(episode, &report));
     }
     progress(report);
   }

@@ -95,8 +95,7 @@ absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
   if (in.seats_size() != data->players)
     return Invalid("the state lists ", in.seats_size(), " seats for ", data->players, " players");
   for (Seat seat = 0; seat < data->players; ++seat)
-    if (auto status = ScoreFromProto(in.seats(seat).score(), seat, data); !status.ok())
-      return status;
+    GAVEL_RETURN_IF_ERROR(ScoreFromProto(in.seats(seat).score(), seat, data));
   return absl::OkStatus();
 }
 
@@ -161,16 +160,13 @@ absl::Status CheckTileConservation(const Data& data) {
     if ((data.hands[seat] & ~kAllTiles) != 0)
       return Invalid("seat ", seat, "'s hand holds a tile that does not exist");
     for (uint64_t hand = data.hands[seat]; hand != 0; hand &= hand - 1)
-      if (auto status = take(std::countr_zero(hand),
-                             [seat] { return absl::StrCat("in seat ", seat, "'s hand"); });
-          !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(
+          take(std::countr_zero(hand), [seat] { return absl::StrCat("in seat ", seat, "'s hand"); }));
   }
   if ((data.supply & ~kAllTiles) != 0)
     return Invalid("the supply holds a tile that does not exist");
   for (uint64_t supply = data.supply; supply != 0; supply &= supply - 1)
-    if (auto status = take(std::countr_zero(supply), [] { return "in the supply"; }); !status.ok())
-      return status;
+    GAVEL_RETURN_IF_ERROR(take(std::countr_zero(supply), [] { return "in the supply"; }));
   if (seen != kAllTiles)
     return Invalid("tile ", TileName(std::countr_zero(kAllTiles & ~seen)),
                    " is missing: it is neither on the board, in a hand nor in the supply");
@@ -275,13 +271,9 @@ class CaratGameImpl final : public Game {
     Data data;
     GAVEL_RETURN_IF_ERROR(DecodePublic(in, /*is_view=*/false, &data));
     for (Seat seat = 0; seat < data.players; ++seat) {
-      if (auto status = TilesFromProto(in.seats(seat).hand(), kMaxHand,
-                                       absl::StrCat("seat ", seat, "'s hand"), &data.hands[seat]);
-          !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(TilesFromProto(in.seats(seat).hand(), kMaxHand, absl::StrCat("seat ", seat, "'s hand"), &data.hands[seat]));
     }
-    if (auto status = TilesFromProto(in.supply(), kTiles, "the supply", &data.supply); !status.ok())
-      return status;
+    GAVEL_RETURN_IF_ERROR(TilesFromProto(in.supply(), kTiles, "the supply", &data.supply));
     data.rng = in.rng();
     GAVEL_RETURN_IF_ERROR(Validate(data));
     return std::unique_ptr<State>(std::make_unique<CaratState>(data));
@@ -373,8 +365,7 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
 }
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {
-  if (auto status = UnpackAny(view_proto.view(), view, "the carat view"); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), view, "the carat view"));
   GAVEL_RETURN_IF_ERROR(DecodePublic(*view, /*is_view=*/true, data));
   const Seat viewer = view->seat();
   if (viewer < 0 || viewer >= data->players)

@@ -259,141 +259,161 @@ bool MercadoState::IsLegal(Move move) const {
 
 void MercadoState::ApplyLegal(Move move, EventSink* events) {
   const uint32_t id = move.id;
+  switch (data_.phase) {
+    case Phase::kPrivilege: return ApplyPrivilegeChoice(id, events);
+    case Phase::kSymbol: return ApplySymbolChoice(id, events);
+    case Phase::kAction: return ApplyActionChoice(id, events);
+    case Phase::kSeal: return ApplySealChoice(id, events);
+    case Phase::kPlace: return ApplyPlacement(id, events);
+    case Phase::kJoker: return ApplyJokerPlacement(id, events);
+    case Phase::kScore: return ScoreTile(static_cast<int>(id - kScoreBase), events);
+    case Phase::kDiscard: return ApplyDiscard(id, events);
+    case Phase::kFinished: return;
+  }
+}
+
+// A privilege played (its value in steps, then its extra), or none.
+void MercadoState::ApplyPrivilegeChoice(uint32_t id, EventSink* events) {
   const int active = data_.active;
   SeatData& seat = data_.seats[active];
-  switch (data_.phase) {
-    case Phase::kPrivilege: {
-      if (id == kNoPrivilege) {
-        StartAction(events);
-        return;
-      }
-      const int type = static_cast<int>(id - kPlayPrivilegeBase);
-      --seat.privileges[type];
-      ++data_.privileges_gone[type];
-      if (events) {
-        v1::MercadoEvent event;
-        event.mutable_privilege_played()->set_seat(active);
-        PrivilegeToProto(type, event.mutable_privilege_played()->mutable_privilege());
-        events->Emit(kEveryone, event,
-                     absl::StrCat("seat ", active, " plays a privilege of value ",
-                                  Privilege(type).value, " (extra ",
-                                  EffectName(Privilege(type).extra), ")"));
-      }
-      data_.privilege_extra = Privilege(type).extra;
-      if (MoveMarker(active, Privilege(type).value, Landing::kOptional, events)) return;
-      FinishPrivilege(events);
-      return;
-    }
-    case Phase::kSymbol: {
-      const Effect symbol = TheEdition().tracks[data_.side][SpaceOf(data_, seat.progress)];
-      if (id == kUseSymbol) {
-        if (ApplySymbol(active, symbol, Landing::kOptional, events)) return;
-      } else if (events) {
-        v1::MercadoEvent event;
-        auto* skipped = event.mutable_symbol_applied();
-        skipped->set_seat(active);
-        skipped->set_symbol(static_cast<v1::MercadoEffect>(symbol));
-        skipped->set_used(false);
-        events->Emit(kEveryone, event,
-                     absl::StrCat("seat ", active, " skips the symbol ", EffectName(symbol)));
-      }
-      FinishPrivilege(events);
-      return;
-    }
-    case Phase::kAction:
-      if (id == kActionA) {
-        DrawCoins(3, false, events);
-        if (seat.seals > 0 && CoinTotal(seat.bag) > 0) {
-          data_.phase = Phase::kSeal;
-          return;
-        }
-        ContinuePlacement(events);
-        return;
-      }
-      if (events) {
-        v1::MercadoEvent event;
-        event.mutable_person_tile_emptied()->set_seat(active);
-        CoinsToProto(seat.person, event.mutable_person_tile_emptied()->mutable_coins());
-        events->Emit(kEveryone, event,
-                     absl::StrCat("seat ", active, " puts its person tile (",
-                                  CoinsText(seat.person), ") into its bag"));
-      }
-      for (int coin = 0; coin < kCoinKinds; ++coin) seat.bag[coin] += seat.person[coin];
-      seat.person = {};
-      StartScoring(events);
-      return;
-    case Phase::kSeal:
-      if (id == kUseSeal) {
-        --seat.seals;
-        ++data_.seal_supply;
-        DrawCoins(std::min(2, CoinTotal(seat.bag)), true, events);
-      }
-      ContinuePlacement(events);
-      return;
-    case Phase::kPlace: {
-      if (id == kStop) {
-        EndPlacement(events);
-        return;
-      }
-      const int coin = static_cast<int>(id - kPlaceBase) / 8, position = (id - kPlaceBase) % 8;
-      --data_.drawn[coin];
-      ++seat.edges[position][coin];
-      data_.placed_this_turn = true;
-      if (events) {
-        v1::MercadoEvent event;
-        auto* placed = event.mutable_coin_placed();
-        placed->set_seat(active);
-        placed->set_coin(ToCoinProto(coin));
-        placed->set_position(position);
-        placed->set_tile(data_.display[position]);
-        events->Emit(kEveryone, event,
-                     absl::StrCat("seat ", active, " places ", CoinName(coin), " on ",
-                                  Tile(data_.display[position]).name));
-      }
-      ContinuePlacement(events);
-      return;
-    }
-    case Phase::kJoker: {
-      const int position = static_cast<int>(id - kPlaceJokerBase);
-      data_.joker_in_hand = false;
-      ++seat.edges[position][kWhite];
-      if (events) {
-        v1::MercadoEvent event;
-        auto* placed = event.mutable_coin_placed();
-        placed->set_seat(active);
-        placed->set_coin(v1::MERCADO_COIN_WHITE);
-        placed->set_position(position);
-        placed->set_tile(data_.display[position]);
-        placed->set_joker_from_changer(true);
-        events->Emit(kEveryone, event,
-                     absl::StrCat("seat ", active, " places the changer's joker on ",
-                                  Tile(data_.display[position]).name));
-      }
-      StartScoring(events);
-      return;
-    }
-    case Phase::kScore:
-      ScoreTile(static_cast<int>(id - kScoreBase), events);
-      return;
-    case Phase::kDiscard: {
-      const int type = static_cast<int>(id - kDiscardBase);
-      const int discarder = data_.discarder;
-      --data_.seats[discarder].privileges[type];
-      ++data_.privileges_gone[type];
-      if (events) {
-        v1::MercadoEvent event;
-        event.mutable_privilege_discarded()->set_seat(discarder);
-        PrivilegeToProto(type, event.mutable_privilege_discarded()->mutable_privilege());
-        events->Emit(kEveryone, event,
-                     absl::StrCat("seat ", discarder, " discards a privilege of value ",
-                                  Privilege(type).value));
-      }
-      NextDiscarder(events);
-      return;
-    }
-    case Phase::kFinished:
-      return;
+  if (id == kNoPrivilege) {
+    StartAction(events);
+    return;
   }
+  const int type = static_cast<int>(id - kPlayPrivilegeBase);
+  --seat.privileges[type];
+  ++data_.privileges_gone[type];
+  if (events) {
+    v1::MercadoEvent event;
+    event.mutable_privilege_played()->set_seat(active);
+    PrivilegeToProto(type, event.mutable_privilege_played()->mutable_privilege());
+    events->Emit(kEveryone, event,
+                 absl::StrCat("seat ", active, " plays a privilege of value ",
+                              Privilege(type).value, " (extra ",
+                              EffectName(Privilege(type).extra), ")"));
+  }
+  data_.privilege_extra = Privilege(type).extra;
+  if (MoveMarker(active, Privilege(type).value, Landing::kOptional, events)) return;
+  FinishPrivilege(events);
+}
+
+// The symbol the privilege's marker landed on: used or skipped.
+void MercadoState::ApplySymbolChoice(uint32_t id, EventSink* events) {
+  const int active = data_.active;
+  const SeatData& seat = data_.seats[active];
+  const Effect symbol = TheEdition().tracks[data_.side][SpaceOf(data_, seat.progress)];
+  if (id == kUseSymbol) {
+    if (ApplySymbol(active, symbol, Landing::kOptional, events)) return;
+  } else if (events) {
+    v1::MercadoEvent event;
+    auto* skipped = event.mutable_symbol_applied();
+    skipped->set_seat(active);
+    skipped->set_symbol(static_cast<v1::MercadoEffect>(symbol));
+    skipped->set_used(false);
+    events->Emit(kEveryone, event,
+                 absl::StrCat("seat ", active, " skips the symbol ", EffectName(symbol)));
+  }
+  FinishPrivilege(events);
+}
+
+// Action A draws three coins (then perhaps a seal); action B empties the person tile.
+void MercadoState::ApplyActionChoice(uint32_t id, EventSink* events) {
+  const int active = data_.active;
+  SeatData& seat = data_.seats[active];
+  if (id == kActionA) {
+    DrawCoins(3, false, events);
+    if (seat.seals > 0 && CoinTotal(seat.bag) > 0) {
+      data_.phase = Phase::kSeal;
+      return;
+    }
+    ContinuePlacement(events);
+    return;
+  }
+  if (events) {
+    v1::MercadoEvent event;
+    event.mutable_person_tile_emptied()->set_seat(active);
+    CoinsToProto(seat.person, event.mutable_person_tile_emptied()->mutable_coins());
+    events->Emit(kEveryone, event,
+                 absl::StrCat("seat ", active, " puts its person tile (",
+                              CoinsText(seat.person), ") into its bag"));
+  }
+  for (int coin = 0; coin < kCoinKinds; ++coin) seat.bag[coin] += seat.person[coin];
+  seat.person = {};
+  StartScoring(events);
+}
+
+void MercadoState::ApplySealChoice(uint32_t id, EventSink* events) {
+  SeatData& seat = data_.seats[data_.active];
+  if (id == kUseSeal) {
+    --seat.seals;
+    ++data_.seal_supply;
+    DrawCoins(std::min(2, CoinTotal(seat.bag)), true, events);
+  }
+  ContinuePlacement(events);
+}
+
+// One drawn coin onto a tile's price, or the end of placing.
+void MercadoState::ApplyPlacement(uint32_t id, EventSink* events) {
+  if (id == kStop) {
+    EndPlacement(events);
+    return;
+  }
+  const int active = data_.active;
+  SeatData& seat = data_.seats[active];
+  const int coin = static_cast<int>(id - kPlaceBase) / 8, position = (id - kPlaceBase) % 8;
+  --data_.drawn[coin];
+  ++seat.edges[position][coin];
+  data_.placed_this_turn = true;
+  if (events) {
+    v1::MercadoEvent event;
+    auto* placed = event.mutable_coin_placed();
+    placed->set_seat(active);
+    placed->set_coin(ToCoinProto(coin));
+    placed->set_position(position);
+    placed->set_tile(data_.display[position]);
+    events->Emit(kEveryone, event,
+                 absl::StrCat("seat ", active, " places ", CoinName(coin), " on ",
+                              Tile(data_.display[position]).name));
+  }
+  ContinuePlacement(events);
+}
+
+// The money changer's joker onto a tile.
+void MercadoState::ApplyJokerPlacement(uint32_t id, EventSink* events) {
+  const int active = data_.active;
+  const int position = static_cast<int>(id - kPlaceJokerBase);
+  data_.joker_in_hand = false;
+  ++data_.seats[active].edges[position][kWhite];
+  if (events) {
+    v1::MercadoEvent event;
+    auto* placed = event.mutable_coin_placed();
+    placed->set_seat(active);
+    placed->set_coin(v1::MERCADO_COIN_WHITE);
+    placed->set_position(position);
+    placed->set_tile(data_.display[position]);
+    placed->set_joker_from_changer(true);
+    events->Emit(kEveryone, event,
+                 absl::StrCat("seat ", active, " places the changer's joker on ",
+                              Tile(data_.display[position]).name));
+  }
+  StartScoring(events);
+}
+
+// A privilege discarded by the seat over the limit.
+void MercadoState::ApplyDiscard(uint32_t id, EventSink* events) {
+  const int type = static_cast<int>(id - kDiscardBase);
+  const int discarder = data_.discarder;
+  --data_.seats[discarder].privileges[type];
+  ++data_.privileges_gone[type];
+  if (events) {
+    v1::MercadoEvent event;
+    event.mutable_privilege_discarded()->set_seat(discarder);
+    PrivilegeToProto(type, event.mutable_privilege_discarded()->mutable_privilege());
+    events->Emit(kEveryone, event,
+                 absl::StrCat("seat ", discarder, " discards a privilege of value ",
+                              Privilege(type).value));
+  }
+  NextDiscarder(events);
 }
 
 // ---------------------------------------------------------------------------

@@ -140,6 +140,15 @@ class MercadoState final : public State {
   // How a marker move treats the symbol it lands on (rules §3).
   enum class Landing { kMandatory, kOptional, kNoSymbol };
 
+  // ApplyLegal by phase.
+  void ApplyPrivilegeChoice(uint32_t id, EventSink* events);
+  void ApplySymbolChoice(uint32_t id, EventSink* events);
+  void ApplyActionChoice(uint32_t id, EventSink* events);
+  void ApplySealChoice(uint32_t id, EventSink* events);
+  void ApplyPlacement(uint32_t id, EventSink* events);
+  void ApplyJokerPlacement(uint32_t id, EventSink* events);
+  void ApplyDiscard(uint32_t id, EventSink* events);
+
   void StartTurn(bool extra, EventSink* events);
   void StartAction(EventSink* events);
   void StartScoring(EventSink* events);

@@ -106,10 +106,8 @@ void TableToProto(const Data& data, v1::MercadoTable* out) {
   }
 }
 
-// Decodes the public table (ranges only; Validate checks consistency). The decks follow
-// from the display and the discards; `privilege_counts` receives each seat's count.
-absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
-                         std::array<int, kMaxPlayers>* privilege_counts) {
+// The turn: players, board, phase, whose turn and what it is in the middle of.
+absl::Status DecodeTurn(const v1::MercadoTable& in, Data* data) {
   if (in.players() < 2 || in.players() > kMaxPlayers)
     return Invalid("players must be 2 to 4, not ", in.players());
   data->players = static_cast<uint8_t>(in.players());
@@ -135,8 +133,7 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
     return Invalid("privilege extra ", static_cast<int>(in.privilege_extra()), " is not an effect");
   data->privilege_extra = static_cast<Effect>(in.privilege_extra());
   data->placed_this_turn = in.placed_this_turn();
-  if (auto status = CoinsFromProto(in.drawn(), "the drawn coins", &data->drawn); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(in.drawn(), "the drawn coins", &data->drawn));
   data->joker_in_hand = in.joker_in_hand();
   if (in.scoring_position() < -1 || in.scoring_position() >= kPositions)
     return Invalid("scoring position ", in.scoring_position(), " out of range");
@@ -144,6 +141,11 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
   if (in.discarding_seat() < -1 || in.discarding_seat() >= data->players)
     return Invalid("discarding seat ", in.discarding_seat(), " is not a seat");
   data->discarder = static_cast<int8_t>(in.discarding_seat());
+  return absl::OkStatus();
+}
+
+// The display and the discards; the decks follow from them.
+absl::Status DecodeDisplay(const v1::MercadoTable& in, Data* data) {
   if (in.display_size() != kPositions)
     return Invalid("the display must list ", kPositions, " tiles, not ", in.display_size());
   for (int position = 0; position < kPositions; ++position) {
@@ -153,13 +155,8 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
     data->display[position] = static_cast<int8_t>(in.display(position));
   }
   uint32_t item_discards = 0, perfume_discards = 0;
-  if (auto status = ListToBits(in.item_discards(), 0, kItems, "the item discards", &item_discards);
-      !status.ok())
-    return status;
-  if (auto status = ListToBits(in.perfume_discards(), kItems, kPerfumes, "the perfume discards",
-                               &perfume_discards);
-      !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(ListToBits(in.item_discards(), 0, kItems, "the item discards", &item_discards));
+  GAVEL_RETURN_IF_ERROR(ListToBits(in.perfume_discards(), kItems, kPerfumes, "the perfume discards", &perfume_discards));
   data->item_discards = item_discards;
   data->perfume_discards = static_cast<uint16_t>(perfume_discards);
   uint32_t item_shown = 0, perfume_shown = 0;
@@ -174,44 +171,55 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
   if (in.item_deck_size() != static_cast<uint32_t>(std::popcount(data->item_deck)) ||
       in.perfume_deck_size() != static_cast<uint32_t>(std::popcount(data->perfume_deck)))
     return Invalid("the deck sizes do not match the display and the discards");
-  if (auto status = CoinsFromProto(in.supply(), "the supply", &data->supply); !status.ok())
-    return status;
+  return absl::OkStatus();
+}
+
+// The coin and seal supplies and the privileges played.
+absl::Status DecodeSupplies(const v1::MercadoTable& in, Data* data) {
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(in.supply(), "the supply", &data->supply));
   if (in.seal_supply() > kSeals) return Invalid("the seal supply holds ", in.seal_supply());
   data->seal_supply = static_cast<uint8_t>(in.seal_supply());
-  if (auto status = PrivilegesFromList(in.privileges_gone(), "the played privileges",
-                                       &data->privileges_gone);
-      !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(PrivilegesFromList(in.privileges_gone(), "the played privileges", &data->privileges_gone));
+  return absl::OkStatus();
+}
+
+// One seat's bag, person tile, edges, seals, progress and privilege count.
+absl::Status DecodeSeat(const v1::MercadoSeat& shown, int seat, SeatData& holder,
+                        int* privilege_count) {
+  const std::string who = absl::StrCat("seat ", seat, "'s ");
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.bag(), who + "bag", &holder.bag));
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.person_tile(), who + "person tile", &holder.person));
+  if (shown.edges_size() != kPositions)
+    return Invalid(who, "edges must list ", kPositions, " positions");
+  for (int position = 0; position < kPositions; ++position) {
+    GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.edges(position), absl::StrCat(who, "edge at position ", position),
+                                         &holder.edges[position]));
+  }
+  if (shown.seals() > kSeals) return Invalid(who, "seals out of range");
+  holder.seals = static_cast<uint8_t>(shown.seals());
+  if (shown.progress() > kMaxProgress)
+    return Invalid(who, "progress ", shown.progress(), " out of range");
+  holder.progress = static_cast<uint8_t>(shown.progress());
+  if (shown.stack_height() >= kMaxPlayers) return Invalid(who, "stack height out of range");
+  holder.height = static_cast<uint8_t>(shown.stack_height());
+  if (shown.privilege_count() > kPrivileges) return Invalid(who, "privilege count out of range");
+  *privilege_count = static_cast<int>(shown.privilege_count());
+  return absl::OkStatus();
+}
+
+// Decodes the public table (ranges only; Validate checks consistency). The decks follow
+// from the display and the discards; `privilege_counts` receives each seat's count.
+absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
+                         std::array<int, kMaxPlayers>* privilege_counts) {
+  GAVEL_RETURN_IF_ERROR(DecodeTurn(in, data));
+  GAVEL_RETURN_IF_ERROR(DecodeDisplay(in, data));
+  GAVEL_RETURN_IF_ERROR(DecodeSupplies(in, data));
   if (in.seats_size() != data->players)
     return Invalid("the table lists ", in.seats_size(), " seats for ", data->players, " players");
   int held = 0;
   for (int seat = 0; seat < data->players; ++seat) {
-    const v1::MercadoSeat& shown = in.seats(seat);
-    SeatData& holder = data->seats[seat];
-    const std::string who = absl::StrCat("seat ", seat, "'s ");
-    if (auto status = CoinsFromProto(shown.bag(), who + "bag", &holder.bag); !status.ok())
-      return status;
-    if (auto status = CoinsFromProto(shown.person_tile(), who + "person tile", &holder.person);
-        !status.ok())
-      return status;
-    if (shown.edges_size() != kPositions)
-      return Invalid(who, "edges must list ", kPositions, " positions");
-    for (int position = 0; position < kPositions; ++position) {
-      if (auto status = CoinsFromProto(shown.edges(position),
-                                       absl::StrCat(who, "edge at position ", position),
-                                       &holder.edges[position]);
-          !status.ok())
-        return status;
-    }
-    if (shown.seals() > kSeals) return Invalid(who, "seals out of range");
-    holder.seals = static_cast<uint8_t>(shown.seals());
-    if (shown.progress() > kMaxProgress)
-      return Invalid(who, "progress ", shown.progress(), " out of range");
-    holder.progress = static_cast<uint8_t>(shown.progress());
-    if (shown.stack_height() >= kMaxPlayers) return Invalid(who, "stack height out of range");
-    holder.height = static_cast<uint8_t>(shown.stack_height());
-    if (shown.privilege_count() > kPrivileges) return Invalid(who, "privilege count out of range");
-    (*privilege_counts)[seat] = static_cast<int>(shown.privilege_count());
+    GAVEL_RETURN_IF_ERROR(
+        DecodeSeat(in.seats(seat), seat, data->seats[seat], &(*privilege_counts)[seat]));
     held += (*privilege_counts)[seat];
   }
   if (held + PrivilegeCount(data->privileges_gone) + static_cast<int64_t>(in.privilege_supply_size()) !=
@@ -298,8 +306,7 @@ class MercadoGameImpl final : public Game {
       const google::protobuf::Any& any) const override {
     Scratch<v1::MercadoState, kScratchBytes> scratch;
     const v1::MercadoState& in = *scratch;
-    if (auto status = UnpackAny(any, scratch.get(), "the mercado state"); !status.ok())
-      return status;
+    GAVEL_RETURN_IF_ERROR(UnpackAny(any, scratch.get(), "the mercado state"));
     Data data;
     std::array<int, kMaxPlayers> counts{};
     GAVEL_RETURN_IF_ERROR(DecodeTable(in.table(), &data, &counts));
@@ -307,10 +314,7 @@ class MercadoGameImpl final : public Game {
       return Invalid("the state lists privileges of ", in.privileges_size(), " seats");
     for (int seat = 0; seat < data.players; ++seat) {
       PrivilegeCounts& held = data.seats[seat].privileges;
-      if (auto status = PrivilegesFromList(in.privileges(seat).types(),
-                                           absl::StrCat("seat ", seat, "'s privileges"), &held);
-          !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(PrivilegesFromList(in.privileges(seat).types(), absl::StrCat("seat ", seat, "'s privileges"), &held));
       if (PrivilegeCount(held) != counts[seat])
         return Invalid("seat ", seat, " holds ", PrivilegeCount(held),
                        " privileges, but the table says ", counts[seat]);
@@ -463,9 +467,8 @@ absl::Status ValidateTrack(const Data& data) {
   return absl::OkStatus();
 }
 
-absl::Status ValidatePhase(const Data& data) {
-  const MercadoState state(data);
-  const SeatData& active = data.seats[data.active];
+// Every seat's coins on the display fit the prices, and only the scoring seat has completed a tile.
+absl::Status ValidateEdges(const Data& data) {
   const Phase phase = data.phase;
   const bool may_complete = phase == Phase::kPlace || phase == Phase::kJoker ||
                             phase == Phase::kScore || phase == Phase::kDiscard;
@@ -481,6 +484,13 @@ absl::Status ValidatePhase(const Data& data) {
                        " outside its scoring");
     }
   }
+  return absl::OkStatus();
+}
+
+// Drawn coins, the joker, the scoring position, the discarder and the privilege extra exist
+// only in the phases that use them.
+absl::Status ValidateTurnParts(const Data& data) {
+  const Phase phase = data.phase;
   const int drawn = CoinTotal(data.drawn);
   if (drawn > 5) return Invalid("at most 5 coins are drawn in a turn, not ", drawn);
   if (drawn > 0 && phase != Phase::kSeal && phase != Phase::kPlace)
@@ -496,10 +506,37 @@ absl::Status ValidatePhase(const Data& data) {
       (phase == Phase::kPrivilege || phase == Phase::kSymbol || phase == Phase::kAction ||
        phase == Phase::kSeal))
     return Invalid("no coin can have been placed yet in this phase");
-  bool any_pending = false;
+  return absl::OkStatus();
+}
+
+bool AnyPending(const MercadoState& state) {
   for (int position = 0; position < kPositions; ++position)
-    any_pending = any_pending || state.IsPending(position);
-  switch (phase) {
+    if (state.IsPending(position)) return true;
+  return false;
+}
+
+absl::Status ValidateJoker(const MercadoState& state) {
+  for (int position = 0; position < kPositions; ++position)
+    if (position != kChangerPosition && state.CanPlace(kWhite, position)) return absl::OkStatus();
+  return Invalid("the changer's joker fits nowhere");
+}
+
+absl::Status ValidateDiscard(const Data& data, const MercadoState& state) {
+  const int position = data.scoring_position;
+  if (position >= kOverseerPosition || !state.IsPending(position))
+    return Invalid("the discard phase needs the completed goods tile being scored");
+  const TileData& tile = Tile(data.display[position]);
+  if (tile.opponents[0] != kOpponentsDiscard && tile.opponents[1] != kOpponentsDiscard)
+    return Invalid("the ", tile.name, " makes nobody discard");
+  if (data.discarder == data.active || PrivilegeCount(data.seats[data.discarder].privileges) == 0)
+    return Invalid("seat ", static_cast<int>(data.discarder), " cannot discard now");
+  return absl::OkStatus();
+}
+
+// The seat to move has a decision to make in its phase.
+absl::Status ValidateDecision(const Data& data, const MercadoState& state) {
+  const SeatData& active = data.seats[data.active];
+  switch (data.phase) {
     case Phase::kPrivilege:
       if (PrivilegeCount(active.privileges) == 0)
         return Invalid("the privilege phase needs a privilege to play");
@@ -518,34 +555,23 @@ absl::Status ValidatePhase(const Data& data) {
     case Phase::kPlace:
       if (!state.CanPlaceAny()) return Invalid("the placement phase needs a placeable coin");
       break;
-    case Phase::kJoker: {
-      bool target = false;
-      for (int position = 0; position < kPositions; ++position)
-        target = target || (position != kChangerPosition && state.CanPlace(kWhite, position));
-      if (!target) return Invalid("the changer's joker fits nowhere");
-      break;
-    }
+    case Phase::kJoker: return ValidateJoker(state);
     case Phase::kScore:
-      if (!any_pending) return Invalid("the scoring phase needs a completed tile");
+      if (!AnyPending(state)) return Invalid("the scoring phase needs a completed tile");
       break;
-    case Phase::kDiscard: {
-      const int position = data.scoring_position;
-      if (position >= kOverseerPosition || !state.IsPending(position))
-        return Invalid("the discard phase needs the completed goods tile being scored");
-      const TileData& tile = Tile(data.display[position]);
-      if (tile.opponents[0] != kOpponentsDiscard && tile.opponents[1] != kOpponentsDiscard)
-        return Invalid("the ", tile.name, " makes nobody discard");
-      if (data.discarder == data.active ||
-          PrivilegeCount(data.seats[data.discarder].privileges) == 0)
-        return Invalid("seat ", static_cast<int>(data.discarder), " cannot discard now");
-      break;
-    }
+    case Phase::kDiscard: return ValidateDiscard(data, state);
     case Phase::kFinished:
-      if (!data.end_triggered || any_pending)
-        return Invalid("a finished game must have triggered its end");
+      if (!data.end_triggered || AnyPending(state)) return Invalid("a finished game must have triggered its end");
       break;
   }
   return absl::OkStatus();
+}
+
+absl::Status ValidatePhase(const Data& data) {
+  const MercadoState state(data);
+  GAVEL_RETURN_IF_ERROR(ValidateEdges(data));
+  GAVEL_RETURN_IF_ERROR(ValidateTurnParts(data));
+  return ValidateDecision(data, state);
 }
 
 }  // namespace
@@ -605,8 +631,7 @@ void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
 absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::Resample(const v1::View& view_proto,
                                                                  uint64_t seed) const {
   v1::MercadoView view;
-  if (auto status = UnpackAny(view_proto.view(), &view, "the mercado view"); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the mercado view"));
   Data data;
   std::array<int, kMaxPlayers> counts{};
   GAVEL_RETURN_IF_ERROR(DecodeTable(view.table(), &data, &counts));

@@ -1,5 +1,5 @@
-// Moonlight Market's rules: bidding with displacement, the chain phase, the automata,
-// pass and final scorings.
+// Moonlight Market's rules: legal moves, bidding with displacement, the chain phase and
+// the automata. Round ends and scorings: moonlight_market_scoring.cc.
 #include "engine/moonlight_market/moonlight_market.h"
 
 #include <algorithm>
@@ -8,17 +8,30 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/ranking.h"
+#include "engine/moonlight_market/moonlight_market_names.h"
 #include "gavel/v1/moonlight_market.pb.h"
 
 namespace gavel::moonlight_market {
 namespace {
 
-constexpr std::array<const char*, kColours> kColourNames = {"Blue", "Red", "White", "Green",
-                                                             "Yellow"};
-// Single gems per colour by value 1..10 (edition data, rules §1).
+// Single gems per colour by value 1..10 (edition data, docs/rules/moonlight_market.md §1).
 constexpr std::array<int, 10> kSinglesPerValue = {3, 3, 3, 2, 2, 2, 2, 2, 2, 1};
 
-v1::MoonlightColour ToColour(int colour) { return static_cast<v1::MoonlightColour>(colour + 1); }
+// Insertion sort of a few held tiles (at most 3).
+template <typename Less>
+void SortTiles(std::array<uint8_t, kColumns>& tiles, int count, Less less) {
+  for (int i = 1; i < count; ++i)
+    for (int j = i; j > 0 && less(tiles[j], tiles[j - 1]); --j) std::swap(tiles[j], tiles[j - 1]);
+}
+
+// Sort key of the bots' attachment order (docs/rules/moonlight_market.md §9.2.3).
+int BotKey(int tile) {
+  const TileInfo info = Describe(tile);
+  const int kind = info.type == TileType::kSingle ? 0 : info.type == TileType::kTwoGem ? 1 : 2;
+  return ((info.value * kColours + info.colour) * 3 + kind) * kColours + info.second;
+}
+
+}  // namespace
 
 std::string TileName(int tile) {
   const TileInfo info = Describe(tile);
@@ -43,22 +56,6 @@ std::string TileName(int tile) {
 std::string SeatName(const Data& data, int seat) {
   return data.IsBot(seat) ? std::string(BotName(data, seat)) : absl::StrCat("seat ", seat);
 }
-
-// Insertion sort of a few held tiles (at most 3).
-template <typename Less>
-void SortTiles(std::array<uint8_t, kColumns>& tiles, int count, Less less) {
-  for (int i = 1; i < count; ++i)
-    for (int j = i; j > 0 && less(tiles[j], tiles[j - 1]); --j) std::swap(tiles[j], tiles[j - 1]);
-}
-
-// Sort key of the bots' attachment order (rules §9.2.3).
-int BotKey(int tile) {
-  const TileInfo info = Describe(tile);
-  const int kind = info.type == TileType::kSingle ? 0 : info.type == TileType::kTwoGem ? 1 : 2;
-  return ((info.value * kColours + info.colour) * 3 + kind) * kColours + info.second;
-}
-
-}  // namespace
 
 int InitialCount(int tile) {
   const TileInfo info = Describe(tile);
@@ -255,7 +252,8 @@ void MoonlightState::FillCushions(EventSink* events) {
     for (int column = 0; column < kColumns; ++column) {
       for (int row = 0; row < Rows(cushion); ++row) {
         int tile = draw();
-        // Pass 1: a drawn hammer is set aside and the slot drawn again (rules §4.1).
+        // Pass 1: a drawn hammer is set aside and the slot drawn again
+        // (docs/rules/moonlight_market.md §4.1).
         for (; data_.pass == 0 && tile == kHammer; ++set_aside) tile = draw();
         data_.slots[cushion][column][row] = static_cast<uint8_t>(tile);
       }
@@ -552,7 +550,8 @@ void MoonlightState::BotPlaceTiles(int seat, EventSink* events) {
     UseHammer(seat, -1, 0, events);
   std::array<uint8_t, kColumns> tiles = bot.held;
   const int count = bot.held_count;
-  // Gems and worthless tiles by the key of rules §9.2.3, then doublers by colour.
+  // Gems and worthless tiles by the key of docs/rules/moonlight_market.md §9.2.3, then doublers
+  // by colour.
   SortTiles(tiles, count, [](uint8_t a, uint8_t b) {
     const bool a_doubler = Describe(a).type == TileType::kDoubler;
     const bool b_doubler = Describe(b).type == TileType::kDoubler;
@@ -575,151 +574,6 @@ void MoonlightState::BotPlaceTiles(int seat, EventSink* events) {
 }
 
 // ---------------------------------------------------------------------------
-// Round, pass and game ends
-
-void MoonlightState::EndRound(EventSink* events) {
-  for (int seat = 0; seat < data_.participants(); ++seat) data_.seats[seat].taken = -1;
-  if (++data_.round < kRounds) {
-    StartRound(events);
-    return;
-  }
-  data_.round = 0;
-  // The leftover card goes under the pile, except in pass 4 (rules §4.4).
-  if (data_.pass + 1 < kPasses) {
-    for (int seat = 0; seat < data_.humans; ++seat) {
-      SeatData& holder = data_.seats[seat];
-      const int card = NthCard(holder.hand, 0);
-      holder.under |= holder.hand;
-      holder.hand = 0;
-      if (events) {
-        v1::MoonlightEvent event;
-        event.mutable_card_put_under()->set_seat(seat);
-        events->Emit(AllBut(seat), event,
-                     absl::StrCat("seat ", seat, " puts its last card under its pile"));
-        event.mutable_card_put_under()->set_card(card);
-        events->Emit(OnlySeat(seat), event,
-                     absl::StrCat("seat ", seat, " puts its ", card, " under its pile"));
-      }
-    }
-  }
-  ScorePass(events);
-  if (++data_.pass < kPasses) {
-    StartPass(events);
-    return;
-  }
-  ScoreFinal(events);
-}
-
-std::vector<int> ColourPoints(const Data& data, int colour, std::vector<int>* values_out,
-                              std::vector<bool>* eligible_out) {
-  const int n = data.participants();
-  std::vector<int> values(n);
-  std::vector<bool> eligible(n);
-  for (int seat = 0; seat < n; ++seat) {
-    const auto tiles = Tiles(data.seats[seat].chains[colour]);
-    values[seat] = ChainValue(tiles);
-    eligible[seat] = Eligible(tiles);
-  }
-  std::vector<int> points = Awards(values, eligible, data.competition);
-  if (values_out) *values_out = std::move(values);
-  if (eligible_out) *eligible_out = std::move(eligible);
-  return points;
-}
-
-std::vector<int> FinalPoints(const Data& data, bool seals, std::vector<int>* values_out,
-                             std::vector<bool>* eligible_out) {
-  const int n = data.participants();
-  std::vector<int> values(n);
-  std::vector<bool> eligible(n);
-  for (int seat = 0; seat < n; ++seat) {
-    const SeatData& holder = data.seats[seat];
-    // The last card: a human's kept card, a bot's one unrevealed card.
-    values[seat] = seals ? holder.seals : NthCard(holder.hand | holder.pile, 0);
-    eligible[seat] = !seals || holder.seals > 0;
-  }
-  std::vector<int> points = Awards(values, eligible, data.competition);
-  if (values_out) *values_out = std::move(values);
-  if (eligible_out) *eligible_out = std::move(eligible);
-  return points;
-}
-
-void MoonlightState::AddPrestige(const std::vector<int>& points) {
-  for (size_t seat = 0; seat < points.size(); ++seat)
-    data_.seats[seat].prestige = static_cast<int16_t>(data_.seats[seat].prestige + points[seat]);
-}
-
-void MoonlightState::ScorePass(EventSink* events) {
-  const int n = data_.participants();
-  for (int colour = 0; colour < kColours; ++colour) {
-    std::vector<int> values;
-    std::vector<bool> eligible;
-    const std::vector<int> points = ColourPoints(data_, colour, &values, &eligible);
-    AddPrestige(points);
-    if (!events) continue;
-    v1::MoonlightEvent event;
-    auto* scored = event.mutable_colour_scored();
-    scored->set_pass(data_.pass);
-    scored->set_colour(ToColour(colour));
-    std::vector<std::string> parts;
-    for (int seat = 0; seat < n; ++seat) {
-      scored->add_values(eligible[seat] ? values[seat] : -1);
-      scored->add_points(points[seat]);
-      if (points[seat] > 0) parts.push_back(absl::StrCat(SeatName(data_, seat), " +", points[seat]));
-    }
-    events->Emit(kEveryone, event,
-                 absl::StrCat(kColourNames[colour], " scores: ",
-                              parts.empty() ? "nobody" : absl::StrJoin(parts, ", ")));
-  }
-}
-
-void MoonlightState::ScoreFinal(EventSink* events) {
-  const int n = data_.participants();
-  for (const bool seals : {true, false}) {
-    std::vector<int> values;
-    std::vector<bool> eligible;
-    const std::vector<int> points = FinalPoints(data_, seals, &values, &eligible);
-    AddPrestige(points);
-    if (!events) continue;
-    v1::MoonlightEvent event;
-    auto* scored = event.mutable_final_scored();
-    scored->set_kind(seals ? v1::MoonlightEvent::FINAL_KIND_SEALS
-                           : v1::MoonlightEvent::FINAL_KIND_LAST_CARD);
-    for (int seat = 0; seat < n; ++seat) {
-      scored->add_values(eligible[seat] ? values[seat] : -1);
-      scored->add_points(points[seat]);
-    }
-    events->Emit(kEveryone, event,
-                 absl::StrCat("final scoring of the ", seals ? "seals" : "last cards", ": ",
-                              absl::StrJoin(points, ", ")));
-  }
-  data_.phase = Phase::kFinished;
-  data_.turn = -1;
-  if (events) {
-    v1::MoonlightEvent event;
-    auto* over = event.mutable_game_over();
-    const Outcome result = outcome();
-    for (int seat = 0; seat < n; ++seat) {
-      over->add_scores(static_cast<int>(result.scores[seat]));
-      over->add_ranks(result.ranks[seat]);
-    }
-    events->Emit(kEveryone, event,
-                 absl::StrCat("game over; prestige ", absl::StrJoin(result.scores, ", ")));
-  }
-}
-
-Outcome MoonlightState::outcome() const {
-  Outcome result;
-  std::vector<int> totals;
-  for (int seat = 0; seat < data_.participants(); ++seat) {
-    totals.push_back(data_.seats[seat].prestige);
-    result.scores.push_back(data_.seats[seat].prestige);
-  }
-  result.ranks = data_.phase == Phase::kFinished ? CompetitionRanks(totals)
-                                                 : std::vector<int>(totals.size(), 0);
-  return result;
-}
-
-// ---------------------------------------------------------------------------
 // Move descriptions
 
 std::string MoonlightState::MoveText(Move move) const {
@@ -739,25 +593,6 @@ std::string MoonlightState::MoveText(Move move) const {
     return absl::StrCat("attach the ", TileName(AttachTile(move)), " to ",
                         kColourNames[AttachColour(move)]);
   return absl::StrCat("unknown move ", move.id);
-}
-
-void MoonlightState::MoveDetail(Move move, google::protobuf::Any* detail) const {
-  v1::MoonlightMove proto;
-  if (IsBid(move)) {
-    proto.mutable_bid()->set_card(BidCard(move));
-    proto.mutable_bid()->set_cushion(BidCushion(move));
-  } else if (IsHammer(move)) {
-    auto* hammer = proto.mutable_hammer();
-    hammer->set_discard(move.id == kHammerDiscard);
-    if (move.id != kHammerDiscard) {
-      hammer->set_colour(ToColour(HammerColour(move)));
-      hammer->set_position(HammerPosition(move));
-    }
-  } else {
-    proto.mutable_attach()->set_tile(AttachTile(move));
-    proto.mutable_attach()->set_colour(ToColour(AttachColour(move)));
-  }
-  detail->PackFrom(proto);
 }
 
 }  // namespace gavel::moonlight_market

@@ -69,14 +69,14 @@ constexpr int TwoGem(int value, int colour_a, int colour_b) {
       return (value == 4 ? kTwoGem4Base : kTwoGem7Base) + pair;
   return -1;
 }
-// How many tiles of this code the game has (edition data, rules §1).
+// How many tiles of this code the game has (edition data, docs/rules/moonlight_market.md §1).
 int InitialCount(int tile);
 // Whether `tile` may lie in the chain of `colour`.
 bool Attachable(int tile, int colour);
 
 // Tiles per cushion column: 3 on the moon cushion, 2 elsewhere.
 constexpr int Rows(int cushion) { return cushion == 0 ? 3 : 2; }
-// Tiles used per pass with n participants (rules §4).
+// Tiles used per pass with n participants (docs/rules/moonlight_market.md §4).
 constexpr int PassTiles(int participants) { return kColumns * (3 + 2 * (participants - 1)); }
 
 using TileCounts = std::array<uint8_t, kTileKinds>;
@@ -94,23 +94,24 @@ struct Chain {
   uint8_t size = 0;
 };
 
-// Chain value (rules §6.5): gem values, doubled when the chain holds a doubler
-// (unless `doubled` is false, the face value used by discard_value=face).
+// Chain value (docs/rules/moonlight_market.md §6.5): gem values, doubled when the chain holds a
+// doubler (unless `doubled` is false, the face value used by discard_value=face).
 int ChainValue(std::span<const uint8_t> tiles, bool doubled = true);
-// Eligible for a pass scoring: holds at least one gem tile (rules §7.2).
+// Eligible for a pass scoring: holds at least one gem tile (docs/rules/moonlight_market.md §7.2).
 bool Eligible(std::span<const uint8_t> tiles);
 inline std::span<const uint8_t> Tiles(const Chain& chain) { return {chain.tiles.data(), chain.size}; }
 
-// 4/2/1 awards by `keys` among the eligible entries (rules §7.4-7.5); others get 0.
+// 4/2/1 awards by `keys` among the eligible entries (docs/rules/moonlight_market.md §7.4-7.5);
+// others get 0.
 std::vector<int> Awards(const std::vector<int>& keys, const std::vector<bool>& eligible,
                         bool competition);
 
 struct Data;
-// One colour's pass-scoring points per seat (rules §7); optionally the chain values and
-// eligibility they came from.
+// One colour's pass-scoring points per seat (docs/rules/moonlight_market.md §7); optionally the
+// chain values and eligibility they came from.
 std::vector<int> ColourPoints(const Data& data, int colour, std::vector<int>* values = nullptr,
                               std::vector<bool>* eligible = nullptr);
-// A final scoring (rules §8): by seals (`seals`) or by the last card.
+// A final scoring (docs/rules/moonlight_market.md §8): by seals (`seals`) or by the last card.
 std::vector<int> FinalPoints(const Data& data, bool seals, std::vector<int>* values = nullptr,
                              std::vector<bool>* eligible = nullptr);
 
@@ -215,10 +216,12 @@ class MoonlightState final : public State {
   // Fills the cushions, draws hands and starts the pass's first round (NewGame).
   void StartPass(EventSink* events);
 
-  // Exposed for tests: the automata's procedures (rules §9) on the current state.
+  // Exposed for tests: the automata's procedures (docs/rules/moonlight_market.md §9) on the current
+  // state.
   void BotBid(int seat, EventSink* events);
   void BotPlaceTiles(int seat, EventSink* events);
-  // The 3-tile limit and attachment (rules §6.4), as both humans and bots attach.
+  // The 3-tile limit and attachment (docs/rules/moonlight_market.md §6.4), as both humans and bots
+  // attach.
   void Attach(int seat, int tile, int colour, EventSink* events);
 
  private:

@@ -1,9 +1,12 @@
 // Learning features for Moonlight Market, computed from a seat's view only.
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/moonlight_market/moonlight_market.h"
+#include "engine/moonlight_market/moonlight_market_wire.h"
 #include "gavel/v1/moonlight_market.pb.h"
 
 namespace gavel::moonlight_market {
@@ -96,20 +99,11 @@ void AttachFeatures(const std::vector<uint8_t>& chain, int tile, bool face_disca
   f[4] = Eligible(after) && !Eligible(chain);
 }
 
-}  // namespace
-
-absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move> moves,
-                                Features* out) {
-  v1::MoonlightView view;
-  if (auto status = UnpackAny(view_proto.view(), &view, "the moonlight_market view"); !status.ok())
-    return status;
+// The observation: general (10), own cards (27), cushions, seats from the viewer on.
+void ObservationFeatures(const v1::MoonlightView& view, std::vector<float>& obs) {
   const int n = view.seats_size();
-  if (n < 3 || n > kMaxParticipants || view.cushions_size() != n || view.seat() < 0 ||
-      view.seat() >= n)
-    return absl::InvalidArgumentError("moonlight_market: the view is malformed");
   const int viewer = view.seat();
   const auto& own = view.seats(viewer);
-  std::vector<float>& obs = out->observation;
   obs.assign(kObservationSize, 0.f);
   float* f = obs.data();
   f[n - 3] = 1;
@@ -129,41 +123,64 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
   f += kMaxParticipants * kCushionSize;
   for (int offset = 0; offset < n; ++offset)
     SeatFeatures(view, (viewer + offset) % n, f + offset * kSeatSize);
+}
 
+void BidMoveFeatures(const v1::MoonlightView& view, Move move, float* m) {
+  const int cushion = BidCushion(move);
+  m[0] = 1;
+  m[1] = static_cast<float>(BidCard(move)) / kCards;
+  m[2] = cushion == 0;
+  if (cushion < view.seats_size()) {
+    m[3] = view.cushions(cushion).bid_seat() >= 0;
+    const auto column = ColumnInPlay(view, cushion);
+    m[4] = static_cast<float>(GemValue(column)) / 20.f;
+    m[5] = static_cast<float>(column.size()) / kColumns;
+  }
+}
+
+using OwnChains = std::array<std::vector<uint8_t>, kColours>;
+
+void HammerMoveFeatures(const OwnChains& chains, Move move, float* m) {
+  m[6] = 1;
+  if (move.id == kHammerDiscard) {
+    m[7] = 1;
+    return;
+  }
+  const int colour = HammerColour(move), position = HammerPosition(move);
+  const std::vector<uint8_t>& chain = chains[colour];
+  if (position < static_cast<int>(chain.size())) {
+    std::vector<uint8_t> after = chain;
+    after.erase(after.begin() + position);
+    m[8] = Describe(chain[position]).value / 10.f;
+    m[9] = static_cast<float>(ChainValue(chain) - ChainValue(after)) / 30.f;
+  }
+  m[16 + colour] = 1;
+}
+
+}  // namespace
+
+absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move> moves,
+                                Features* out) {
+  v1::MoonlightView view;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the moonlight_market view"));
+  const int n = view.seats_size();
+  if (n < 3 || n > kMaxParticipants || view.cushions_size() != n || view.seat() < 0 ||
+      view.seat() >= n)
+    return absl::InvalidArgumentError("moonlight_market: the view is malformed");
+  ObservationFeatures(view, out->observation);
+  const auto& own = view.seats(view.seat());
   out->move_size = kMoveSize;
   out->moves.assign(moves.size() * kMoveSize, 0.f);
-  std::array<std::vector<uint8_t>, kColours> chains;
+  OwnChains chains;
   for (int colour = 0; colour < std::min(kColours, own.chains_size()); ++colour)
     chains[colour] = ChainTiles(own.chains(colour));
   for (size_t i = 0; i < moves.size(); ++i) {
     float* m = out->moves.data() + i * kMoveSize;
     const Move move = moves[i];
     if (IsBid(move)) {
-      const int cushion = BidCushion(move);
-      m[0] = 1;
-      m[1] = static_cast<float>(BidCard(move)) / kCards;
-      m[2] = cushion == 0;
-      if (cushion < n) {
-        m[3] = view.cushions(cushion).bid_seat() >= 0;
-        const auto column = ColumnInPlay(view, cushion);
-        m[4] = static_cast<float>(GemValue(column)) / 20.f;
-        m[5] = static_cast<float>(column.size()) / kColumns;
-      }
+      BidMoveFeatures(view, move, m);
     } else if (IsHammer(move)) {
-      m[6] = 1;
-      if (move.id == kHammerDiscard) {
-        m[7] = 1;
-        continue;
-      }
-      const int colour = HammerColour(move), position = HammerPosition(move);
-      const std::vector<uint8_t>& chain = chains[colour];
-      if (position < static_cast<int>(chain.size())) {
-        std::vector<uint8_t> after = chain;
-        after.erase(after.begin() + position);
-        m[8] = Describe(chain[position]).value / 10.f;
-        m[9] = static_cast<float>(ChainValue(chain) - ChainValue(after)) / 30.f;
-      }
-      m[16 + colour] = 1;
+      HammerMoveFeatures(chains, move, m);
     } else if (IsAttach(move) && AttachTile(move) <= kWorthless && AttachColour(move) < kColours) {
       m[10] = 1;
       AttachFeatures(chains[AttachColour(move)], AttachTile(move), view.rules().face_discard_value(),

@@ -2,6 +2,7 @@
 // resampling from a view, move texts and decoding, and the game object with its options.
 #include <algorithm>
 #include <bit>
+#include <initializer_list>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -47,9 +48,9 @@ absl::Status CheckRange(int64_t value, int64_t low, int64_t high, absl::string_v
   return absl::OkStatus();
 }
 
-// The fields a state and a view share.
+// The round: players, variants, phase, whose turn, the tally, the treasure deck.
 template <typename Proto>
-absl::Status DecodePublic(const Proto& in, Data* data) {
+absl::Status DecodeRound(const Proto& in, Data* data) {
   GAVEL_RETURN_IF_ERROR(CheckRange(in.players(), 3, kMaxPlayers, "players"));
   const int n = static_cast<int>(in.players());
   data->players = static_cast<uint8_t>(n);
@@ -84,6 +85,12 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->card = static_cast<int8_t>(in.card());
   if (in.deck() >= (1u << kCardsPerDeck)) return Invalid("the treasure deck names unknown cards");
   data->deck = static_cast<uint16_t>(in.deck());
+  return absl::OkStatus();
+}
+
+// The caves, the bank and a payment under way.
+template <typename Proto>
+absl::Status DecodeTreasury(const Proto& in, Data* data) {
   if (in.shelves_size() != kKinds) return Invalid("there must be 5 caves");
   for (int kind = 0; kind < kKinds; ++kind)
     GAVEL_RETURN_IF_ERROR(FromProto(in.shelves(kind), kUnitsPerKind, "a cave's shelves", &data->shelves[kind]));
@@ -96,6 +103,13 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   }
   GAVEL_RETURN_IF_ERROR(CheckRange(in.kinds_used(), 0, 31, "the kinds used"));
   data->kinds_used = static_cast<uint8_t>(in.kinds_used());
+  return absl::OkStatus();
+}
+
+// Discarded, covering and pending spells.
+template <typename Proto>
+absl::Status DecodeMagic(const Proto& in, Data* data) {
+  const int n = data->players;
   if (in.discards() > kAllSpells) return Invalid("the discards name unknown spells");
   data->discards = in.discards();
   GAVEL_RETURN_IF_ERROR(CheckRange(in.tent_second(), -1, n - 1, "the tent's second"));
@@ -120,6 +134,13 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
                                static_cast<int8_t>(p.copied()), static_cast<uint16_t>(p.target()),
                                static_cast<uint8_t>(p.asked())};
   }
+  return absl::OkStatus();
+}
+
+// The seats and spaces a decision refers to, and the seat list's length.
+template <typename Proto>
+absl::Status DecodeTargets(const Proto& in, Data* data) {
+  const int n = data->players;
   GAVEL_RETURN_IF_ERROR(CheckRange(in.resume_seat(), 0, n, "the resume seat"));
   data->resume_seat = static_cast<int8_t>(in.resume_seat());
   GAVEL_RETURN_IF_ERROR(CheckRange(in.priority(), 0, n - 1, "the priority seat"));
@@ -134,6 +155,15 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->target_space = static_cast<int8_t>(in.target_space());
   if (in.seats_size() != n) return Invalid("the state lists ", in.seats_size(), " seats for ", n, " players");
   return absl::OkStatus();
+}
+
+// The fields a state and a view share, in the order of the message.
+template <typename Proto>
+absl::Status DecodePublic(const Proto& in, Data* data) {
+  GAVEL_RETURN_IF_ERROR(DecodeRound(in, data));
+  GAVEL_RETURN_IF_ERROR(DecodeTreasury(in, data));
+  GAVEL_RETURN_IF_ERROR(DecodeMagic(in, data));
+  return DecodeTargets(in, data);
 }
 
 template <typename Proto>
@@ -309,22 +339,49 @@ absl::Status ValidateConservation(const Data& data) {
   return absl::OkStatus();
 }
 
-absl::Status ValidatePhase(const Data& data) {
-  const int n = data.players;
-  const Phase phase = data.phase;
-  const bool finished = phase == Phase::kFinished;
+// The steps of ValidatePhase, each a group of facts one part of the round must satisfy; the
+// checks run in the same order as the rules list them, so the first broken fact is reported.
+bool AnyInHand(const Data& data, bool all) {
+  bool any = false, every = true;
+  for (int seat = 0; seat < data.players; ++seat)
+    for (int8_t at : data.seats[seat].token_space) {
+      any |= at == kInHand;
+      every &= at == kInHand;
+    }
+  return all ? every : any;
+}
+
+bool HoldsTokenInHand(const SeatData& seat) {
+  for (int8_t at : seat.token_space)
+    if (at == kInHand) return true;
+  return false;
+}
+
+const Pending* TopPending(const Data& data) {
+  return data.pending_count ? &data.pending[data.pending_count - 1] : nullptr;
+}
+
+bool TopSpellIs(const Data& data, std::initializer_list<int> spells) {
+  const Pending* top = TopPending(data);
+  if (!top) return false;
+  for (int spell : spells)
+    if (top->spell == spell) return true;
+  return false;
+}
+
+absl::Status ValidateProgress(const Data& data) {
+  const bool finished = data.phase == Phase::kFinished;
   if (finished != (data.active < 0)) return Invalid("only a finished game has no seat to move");
   if (data.max_rounds > 0 && data.round > data.max_rounds) return Invalid("the round is past the limit");
   if (data.max_rounds > 0 && data.round == data.max_rounds && !finished)
     return Invalid("the round limit is reached but the game goes on");
-  bool any_in_hand = false, all_in_hand = true;
-  for (int seat = 0; seat < n; ++seat)
-    for (int8_t at : data.seats[seat].token_space) {
-      any_in_hand |= at == kInHand;
-      all_in_hand &= at == kInHand;
-    }
-  if (phase == Phase::kPick) {
-    if (!all_in_hand || data.space != -1 || data.card != -1 || data.round != 0)
+  return absl::OkStatus();
+}
+
+absl::Status ValidateSetup(const Data& data) {
+  const int n = data.players;
+  if (data.phase == Phase::kPick) {
+    if (!AnyInHand(data, /*all=*/true) || data.space != -1 || data.card != -1 || data.round != 0)
       return Invalid("setup must come before the first round");
     const int offset = OrderOf(data, data.active);
     for (int seat = 0; seat < n; ++seat) {
@@ -335,38 +392,45 @@ absl::Status ValidatePhase(const Data& data) {
         return Invalid("seat ", seat, "'s starting picks do not fit the setup order");
     }
     if (data.camel != 0) return Invalid("seat 0 holds the camel during setup");
-  } else {
-    for (int seat = 0; seat < n; ++seat)
-      if (Total(data.seats[seat].start) != 3) return Invalid("seat ", seat, " must have picked 3 starting units");
-    if (!finished && data.card < 0) return Invalid("a round needs a treasure card");
-    if (data.card >= 0 && (data.deck >> data.card & 1)) return Invalid("the treasure card is still in the deck");
+    return absl::OkStatus();
   }
-  if (finished) return absl::OkStatus();
+  for (int seat = 0; seat < n; ++seat)
+    if (Total(data.seats[seat].start) != 3) return Invalid("seat ", seat, " must have picked 3 starting units");
+  if (data.phase != Phase::kFinished && data.card < 0) return Invalid("a round needs a treasure card");
+  if (data.card >= 0 && (data.deck >> data.card & 1)) return Invalid("the treasure card is still in the deck");
+  return absl::OkStatus();
+}
+
+// Placement, the tallied space, spells played during placement, the guard, the basic game.
+absl::Status ValidatePlacement(const Data& data) {
+  const Phase phase = data.phase;
   const bool tally = phase != Phase::kPick && phase != Phase::kPlace;
   if (phase == Phase::kPlace) {
     if (data.space != -1 || data.active != data.placer || data.pending_count)
       return Invalid("placement has no tallied space or pending spells");
-    bool has = false;
-    for (int8_t at : data.seats[data.active].token_space) has |= at == kInHand;
-    if (!has) return Invalid("the placer has no token in hand");
+    if (!HoldsTokenInHand(data.seats[data.active])) return Invalid("the placer has no token in hand");
   }
   // Spells may be played during placement too; everything else belongs to the tally.
   const bool spell_or_place = phase == Phase::kPlace || phase == Phase::kCounter ||
                               phase == Phase::kPay || phase == Phase::kTake ||
                               phase == Phase::kTax || phase == Phase::kChoose;
   if (tally && data.space < 0 && !spell_or_place) return Invalid("the tally has a space");
-  if (data.space >= 0 && any_in_hand) return Invalid("the tally needs every token placed");
+  if (data.space >= 0 && AnyInHand(data, /*all=*/false)) return Invalid("the tally needs every token placed");
   if (data.space < 0 && phase != Phase::kPlace && phase != Phase::kPick) {
-    bool has = false;
-    for (int8_t at : data.seats[data.placer].token_space) has |= at == kInHand;
-    if (!has || data.pending_count == 0) return Invalid("a spell during placement needs the placer's turn");
+    if (!HoldsTokenInHand(data.seats[data.placer]) || data.pending_count == 0)
+      return Invalid("a spell during placement needs the placer's turn");
   }
   if ((data.space < kGate) != (data.guard == 0)) return Invalid("the guard is shown only from the gate on");
   if (!data.pro && (phase == Phase::kWindow || phase == Phase::kCounter || phase == Phase::kBuyer ||
                     phase == Phase::kChoose || phase == Phase::kTax || phase == Phase::kTent ||
                     data.taboo || data.spy || data.last_first || data.pending_count))
     return Invalid("the basic game has no magic");
-  // Pending spells and purposes belong to particular phases.
+  return absl::OkStatus();
+}
+
+// Pending spells and purposes belong to particular phases.
+absl::Status ValidatePending(const Data& data) {
+  const Phase phase = data.phase;
   const bool spell_phase = phase == Phase::kCounter || phase == Phase::kPay || phase == Phase::kTake ||
                            phase == Phase::kTax || phase == Phase::kChoose;
   if (data.pending_count && !spell_phase) return Invalid("pending spells outside a spell's phases");
@@ -376,109 +440,143 @@ absl::Status ValidatePhase(const Data& data) {
   for (int i = 0; i < data.pending_count; ++i)
     if (!PendingWellFormed(data, data.pending[i]))
       return Invalid("pending spell ", SpellName(data.pending[i].spell), " has malformed targets");
-  const Pending* top = data.pending_count ? &data.pending[data.pending_count - 1] : nullptr;
-  const Purpose purpose = data.purpose;
-  const bool spell_purpose = purpose >= Purpose::kCharity;
-  const SeatData& mover = data.seats[data.active];
-  if ((phase == Phase::kPay || phase == Phase::kTake) != (purpose != Purpose::kNone))
+  if ((phase == Phase::kPay || phase == Phase::kTake) != (data.purpose != Purpose::kNone))
     return Invalid("units are paid or taken only with a purpose");
-  if (spell_purpose && !top) return Invalid("a spell's payment needs its spell");
-  auto spell_is = [&](std::initializer_list<int> spells) {
-    if (!top) return false;
-    for (int spell : spells)
-      if (top->spell == spell) return true;
-    return false;
-  };
-  switch (phase) {
+  if (data.purpose >= Purpose::kCharity && !TopPending(data)) return Invalid("a spell's payment needs its spell");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateCounter(const Data& data) {
+  const Pending* top = TopPending(data);
+  if (!top || top->asked >= data.players || SeatInOrder(data, top->asked) != data.active ||
+      top->caster == data.active)
+    return Invalid("the counter window asks the wrong seat");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateBribe(const Data& data) {
+  const int n = data.players;
+  const int strength = Strength(data, data.active, kGate);
+  if (data.space != kGate || SeatInOrder(data, data.cursor % n) != data.active ||
+      data.cursor >= n || strength < 1 || strength >= data.guard || data.seats[data.active].entered)
+    return Invalid("no bribe is due from seat ", data.active);
+  return absl::OkStatus();
+}
+
+// Whether a payment's purpose fits the state: the space or the spell that asks for it.
+bool PaymentFits(const Data& data) {
+  switch (data.purpose) {
+    case Purpose::kBribe: return data.space == kGate;
+    case Purpose::kDonation: return TopSpellIs(data, {kDonation, kSacrifice});
+    case Purpose::kCityTax: return TopSpellIs(data, {kCityTax});
+    case Purpose::kSultansTax: return TopSpellIs(data, {kSultansTax});
+    case Purpose::kTeleport: return TopSpellIs(data, {kTeleport});
+    case Purpose::kTrade:
+      return TopSpellIs(data, {kTrade}) && data.target_seat >= 0 && data.target_seat != data.active &&
+             data.target_token >= 0 && data.target_token < kKinds;
+    default: return false;
+  }
+}
+
+absl::Status ValidatePay(const Data& data) {
+  const SeatData& mover = data.seats[data.active];
+  const int usable = Total(mover.treasure) -
+                     (data.purpose == Purpose::kTrade && data.target_token >= 0 && data.target_token < kKinds
+                          ? mover.treasure[data.target_token]
+                          : 0);
+  if (data.units_left == 0 || usable == 0) return Invalid("nothing to pay");
+  if (!PaymentFits(data)) return Invalid("the payment's purpose does not fit the state");
+  if (data.purpose == Purpose::kBribe &&
+      (data.cursor >= data.players || SeatInOrder(data, data.cursor) != data.active))
+    return Invalid("the bribe is paid by the wrong seat");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateTake(const Data& data) {
+  if (data.units_left == 0 || Total(data.bank) == 0 ||
+      !(data.purpose == Purpose::kMarketTake ? data.space == kMarket
+                                             : data.purpose == Purpose::kCharity && TopSpellIs(data, {kCharity})))
+    return Invalid("nothing to take");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateTent(const Data& data) {
+  if (data.space != kTent || data.tent[0] < 0) return Invalid("the tent decision needs drawn spells");
+  if (data.tent_second == data.active) return Invalid("the tent's second is the winner");
+  return absl::OkStatus();
+}
+
+// kOffer, kRoomPay and kBuyer: a purchase in a room, offered to the seats in rank order.
+absl::Status ValidatePurchase(const Data& data) {
+  if (!IsRoom(data.space)) return Invalid("purchases happen in rooms");
+  const int room = data.space - kRoom1;
+  if (data.pro ? data.face_up[room] < 0 : data.stack_size[room] == 0)
+    return Invalid("nothing is for sale in ", SpaceName(data.space));
+  std::array<int8_t, kMaxPlayers> order{};
+  const int count = RankSpace(data, data.space, order);
+  if (data.cursor >= count || order[data.cursor] != data.active)
+    return Invalid("the offer goes to the wrong seat");
+  const SeatData& mover = data.seats[data.active];
+  if (data.phase == Phase::kRoomPay &&
+      (data.item_count == 0 || !CanAssign(mover.treasure, data.items.data(), data.item_count, data.kinds_used)))
+    return Invalid("the payment cannot be completed");
+  if (data.phase == Phase::kBuyer && (data.buyer != data.active || data.item_count))
+    return Invalid("the buyer window belongs to the buyer");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateChoose(const Data& data) {
+  const Pending* top = TopPending(data);
+  if (!TopSpellIs(data, {kMirage, kAbracadabra}) || !IsRoom(data.target_space) ||
+      data.target_space >= kRoom1 + data.players || top->caster != data.active)
+    return Invalid("a choice needs Mirage or Abracadabra");
+  const int room = data.target_space - kRoom1;
+  if (data.stack_size[room] == 0 && !(top->spell == kAbracadabra && data.face_up[room] >= 0))
+    return Invalid("nothing to choose from");
+  if (!(data.order_known[room] >> data.active & 1)) return Invalid("the chooser must see the stack");
+  if (top->spell == kAbracadabra && (data.buyer != data.active || data.target_space != data.space))
+    return Invalid("Abracadabra is the buyer's");
+  return absl::OkStatus();
+}
+
+absl::Status ValidateTax(const Data& data) {
+  const SeatData& mover = data.seats[data.active];
+  if (!TopSpellIs(data, {kCityTax, kSultansTax}) || data.resume_seat >= data.players ||
+      SeatInOrder(data, data.resume_seat) != data.active || TopPending(data)->caster == data.active ||
+      TaxDue(data, data.active) < 1 || Total(mover.treasure) < TaxDue(data, data.active))
+    return Invalid("no tax is due from seat ", data.active);
+  return absl::OkStatus();
+}
+
+// What the seat to move must be deciding in each phase, phase by phase.
+absl::Status ValidateDecision(const Data& data) {
+  switch (data.phase) {
     case Phase::kWindow:
       if (data.pending_count) return Invalid("a tally window has no pending spell");
-      break;
-    case Phase::kCounter:
-      if (!top || top->asked >= n || SeatInOrder(data, top->asked) != data.active ||
-          top->caster == data.active)
-        return Invalid("the counter window asks the wrong seat");
-      break;
-    case Phase::kBribe: {
-      const int strength = Strength(data, data.active, kGate);
-      if (data.space != kGate || SeatInOrder(data, data.cursor % n) != data.active ||
-          data.cursor >= n || strength < 1 || strength >= data.guard || mover.entered)
-        return Invalid("no bribe is due from seat ", data.active);
-      break;
-    }
-    case Phase::kPay: {
-      const int usable = Total(mover.treasure) -
-                         (purpose == Purpose::kTrade && data.target_token >= 0 && data.target_token < kKinds
-                              ? mover.treasure[data.target_token]
-                              : 0);
-      if (data.units_left == 0 || usable == 0) return Invalid("nothing to pay");
-      const bool fits = purpose == Purpose::kBribe ? data.space == kGate
-                        : purpose == Purpose::kDonation ? spell_is({kDonation, kSacrifice})
-                        : purpose == Purpose::kCityTax ? spell_is({kCityTax})
-                        : purpose == Purpose::kSultansTax ? spell_is({kSultansTax})
-                        : purpose == Purpose::kTeleport ? spell_is({kTeleport})
-                        : purpose == Purpose::kTrade
-                            ? spell_is({kTrade}) && data.target_seat >= 0 && data.target_seat != data.active && data.target_token >= 0 && data.target_token < kKinds
-                            : false;
-      if (!fits) return Invalid("the payment's purpose does not fit the state");
-      if (purpose == Purpose::kBribe &&
-          (data.cursor >= n || SeatInOrder(data, data.cursor) != data.active))
-        return Invalid("the bribe is paid by the wrong seat");
-      break;
-    }
-    case Phase::kTake:
-      if (data.units_left == 0 || Total(data.bank) == 0 ||
-          !(purpose == Purpose::kMarketTake ? data.space == kMarket : purpose == Purpose::kCharity && spell_is({kCharity})))
-        return Invalid("nothing to take");
-      break;
+      return absl::OkStatus();
+    case Phase::kCounter: return ValidateCounter(data);
+    case Phase::kBribe: return ValidateBribe(data);
+    case Phase::kPay: return ValidatePay(data);
+    case Phase::kTake: return ValidateTake(data);
     case Phase::kMarket:
       if (data.space != kMarket) return Invalid("the market decision is at the MARKET");
-      break;
+      return absl::OkStatus();
     case Phase::kCaravan:
       if (data.space != kCaravan) return Invalid("the camel decision is at the CARAVAN");
-      break;
-    case Phase::kTent:
-      if (data.space != kTent || data.tent[0] < 0) return Invalid("the tent decision needs drawn spells");
-      if (data.tent_second == data.active) return Invalid("the tent's second is the winner");
-      break;
+      return absl::OkStatus();
+    case Phase::kTent: return ValidateTent(data);
     case Phase::kOffer:
     case Phase::kRoomPay:
-    case Phase::kBuyer: {
-      if (!IsRoom(data.space)) return Invalid("purchases happen in rooms");
-      const int room = data.space - kRoom1;
-      if (data.pro ? data.face_up[room] < 0 : data.stack_size[room] == 0)
-        return Invalid("nothing is for sale in ", SpaceName(data.space));
-      std::array<int8_t, kMaxPlayers> order{};
-      const int count = RankSpace(data, data.space, order);
-      if (data.cursor >= count || order[data.cursor] != data.active)
-        return Invalid("the offer goes to the wrong seat");
-      if (phase == Phase::kRoomPay &&
-          (data.item_count == 0 || !CanAssign(mover.treasure, data.items.data(), data.item_count, data.kinds_used)))
-        return Invalid("the payment cannot be completed");
-      if (phase == Phase::kBuyer && (data.buyer != data.active || data.item_count))
-        return Invalid("the buyer window belongs to the buyer");
-      break;
-    }
-    case Phase::kChoose: {
-      if (!spell_is({kMirage, kAbracadabra}) || !IsRoom(data.target_space) ||
-          data.target_space >= kRoom1 + n || top->caster != data.active)
-        return Invalid("a choice needs Mirage or Abracadabra");
-      const int room = data.target_space - kRoom1;
-      if (data.stack_size[room] == 0 && !(top->spell == kAbracadabra && data.face_up[room] >= 0))
-        return Invalid("nothing to choose from");
-      if (!(data.order_known[room] >> data.active & 1)) return Invalid("the chooser must see the stack");
-      if (top->spell == kAbracadabra && (data.buyer != data.active || data.target_space != data.space))
-        return Invalid("Abracadabra is the buyer's");
-      break;
-    }
-    case Phase::kTax:
-      if (!spell_is({kCityTax, kSultansTax}) || data.resume_seat >= n ||
-          SeatInOrder(data, data.resume_seat) != data.active || top->caster == data.active ||
-          TaxDue(data, data.active) < 1 || Total(mover.treasure) < TaxDue(data, data.active))
-        return Invalid("no tax is due from seat ", data.active);
-      break;
-    default:
-      break;
+    case Phase::kBuyer: return ValidatePurchase(data);
+    case Phase::kChoose: return ValidateChoose(data);
+    case Phase::kTax: return ValidateTax(data);
+    default: return absl::OkStatus();
   }
+}
+
+// Payment items, the buyer and what seats know of the rooms, outside the phases they belong to.
+absl::Status ValidatePurchaseLeftovers(const Data& data) {
+  const Phase phase = data.phase;
   if (phase != Phase::kOffer && phase != Phase::kRoomPay && phase != Phase::kBuyer &&
       phase != Phase::kChoose && data.item_count)
     return Invalid("payment items outside a purchase");
@@ -490,9 +588,19 @@ absl::Status ValidatePhase(const Data& data) {
       return Invalid("a buyer outside a purchase");
   }
   for (int room = 0; room < kMaxPlayers; ++room)
-    if ((data.order_known[room] & ~data.set_known[room]) || data.set_known[room] >= (1u << n))
+    if ((data.order_known[room] & ~data.set_known[room]) || data.set_known[room] >= (1u << data.players))
       return Invalid("room knowledge is inconsistent");
   return absl::OkStatus();
+}
+
+absl::Status ValidatePhase(const Data& data) {
+  GAVEL_RETURN_IF_ERROR(ValidateProgress(data));
+  GAVEL_RETURN_IF_ERROR(ValidateSetup(data));
+  if (data.phase == Phase::kFinished) return absl::OkStatus();
+  GAVEL_RETURN_IF_ERROR(ValidatePlacement(data));
+  GAVEL_RETURN_IF_ERROR(ValidatePending(data));
+  GAVEL_RETURN_IF_ERROR(ValidateDecision(data));
+  return ValidatePurchaseLeftovers(data);
 }
 
 }  // namespace
@@ -663,6 +771,210 @@ bool DealStarts(const std::vector<int>& seats, int index, std::array<int, kKinds
     for (int k = 0; k < kKinds; ++k) column[k] += options[i][k];
   }
   return false;
+}
+
+// A full state being rebuilt from a view (ResampleAttempt), with what the steps pass on.
+struct ResampleDraft {
+  Data data;
+  int viewer = 0;
+  bool setup = false;
+  std::array<std::array<int, kKinds>, kMaxPlayers> low{};  // units a seat must have picked
+  std::array<int, kKinds> column{};       // units of each kind not yet accounted for
+  uint32_t unseen_spells = 0;             // spells the viewer has not seen anywhere
+  std::vector<int> others;                // seats whose starting picks are dealt later
+  std::array<int, kMaxPlayers> hidden_spells{};
+};
+
+// A seat's tokens: the known ones as listed, the hidden ones given the free indices at random.
+absl::Status ResampleTokens(const v1::MorgenlandSeatView& in, int seat, int viewer, SeatData& s,
+                            Rng& rng) {
+  s.token_space.fill(kInHand);
+  if (in.tokens_size() > kTokens) return Invalid("seat ", seat, " lists too many tokens");
+  uint8_t used = 0;
+  std::vector<int> hidden_spaces;
+  for (const auto& t : in.tokens()) {
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
+    if (t.value() == 0) {
+      if (seat == viewer || t.face_up() || t.space() == kInHand || t.copies())
+        return Invalid("only other seats' face-down tokens may be hidden");
+      hidden_spaces.push_back(t.space());
+      continue;
+    }
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.index(), 0, kTokens - 1, "a token index"));
+    const int token = static_cast<int>(t.index());
+    if ((used >> token & 1) || t.value() != static_cast<uint32_t>(TokenValue(token)))
+      return Invalid("seat ", seat, "'s tokens are inconsistent");
+    used |= static_cast<uint8_t>(1 << token);
+    s.token_space[token] = static_cast<int8_t>(t.space());
+    if (t.face_up()) s.face_up |= static_cast<uint8_t>(1 << token);
+    s.copies[token] = static_cast<uint8_t>(t.copies());
+  }
+  if (seat == viewer && used != 0xFF) return Invalid("the viewer's tokens must all be listed");
+  std::vector<int> free_tokens;
+  for (int token = 0; token < kTokens; ++token)
+    if (!(used >> token & 1)) free_tokens.push_back(token);
+  rng.Shuffle(free_tokens.data(), static_cast<int>(free_tokens.size()));
+  for (size_t i = 0; i < hidden_spaces.size(); ++i)
+    s.token_space[free_tokens[i]] = static_cast<int8_t>(hidden_spaces[i]);
+  return absl::OkStatus();
+}
+
+// Another seat's treasure as far as it is public, its shown spells and how many are hidden;
+// during setup its picks are drawn at once, later they are dealt for all seats together.
+absl::Status ResampleOtherHoldings(const v1::MorgenlandSeatView& in, int seat, ResampleDraft& draft,
+                                   Rng& rng) {
+  SeatData& s = draft.data.seats[seat];
+  for (int kind = 0; kind < kKinds; ++kind) {
+    const int shown = in.treasure().units(kind);
+    GAVEL_RETURN_IF_ERROR(CheckRange(shown, -3, kUnitsPerKind, "a seat's public treasure"));
+    draft.low[seat][kind] = std::max(0, -shown);
+    s.treasure[kind] = static_cast<uint8_t>(std::max(0, shown));  // corrected by DealOtherStarts
+  }
+  if (draft.setup) {
+    for (uint32_t i = 0; i < in.picks(); ++i) ++s.start[rng.Below(kKinds)];
+  } else {
+    draft.others.push_back(seat);
+  }
+  s.spells = in.spells();
+  s.known_by[draft.viewer] = in.spells();
+  draft.unseen_spells &= ~s.spells;
+  if (std::popcount(in.spells()) > static_cast<int>(in.spell_count()))
+    return Invalid("seat ", seat, " shows too many spells");
+  draft.hidden_spells[seat] = static_cast<int>(in.spell_count()) - std::popcount(in.spells());
+  return absl::OkStatus();
+}
+
+absl::Status ResampleSeat(const v1::MorgenlandSeatView& in, int seat, ResampleDraft& draft, Rng& rng) {
+  SeatData& s = draft.data.seats[seat];
+  GAVEL_RETURN_IF_ERROR(DecodeSeatPublic(in, &s));
+  if (in.spells() > kAllSpells || in.spell_count() > kSpells) return Invalid("seat ", seat, "'s spells are invalid");
+  GAVEL_RETURN_IF_ERROR(ResampleTokens(in, seat, draft.viewer, s, rng));
+  if (in.treasure().units_size() != kKinds) return Invalid("seat ", seat, "'s treasure is malformed");
+  GAVEL_RETURN_IF_ERROR(CheckRange(in.picks(), 0, 3, "the starting picks"));
+  const bool viewer = seat == draft.viewer;
+  if (viewer) {
+    GAVEL_RETURN_IF_ERROR(FromProto(in.treasure(), kUnitsPerKind, "the viewer's treasure", &s.treasure));
+    GAVEL_RETURN_IF_ERROR(FromProto(in.start(), 3, "the viewer's starting picks", &s.start));
+    s.spells = in.spells();
+    draft.unseen_spells &= ~s.spells;
+  } else {
+    GAVEL_RETURN_IF_ERROR(ResampleOtherHoldings(in, seat, draft, rng));
+  }
+  if (!draft.setup || viewer)
+    for (int kind = 0; kind < kKinds; ++kind)
+      draft.column[kind] -= viewer ? s.treasure[kind] : in.treasure().units(kind);
+  return absl::OkStatus();
+}
+
+// The other seats' starting picks, consistent with the units still unaccounted for.
+absl::Status DealOtherStarts(const v1::MorgenlandView& view, ResampleDraft& draft, Rng& rng) {
+  for (int c : draft.column)
+    if (c < 0) return Invalid("the public treasure exceeds the units in play");
+  std::array<std::array<uint8_t, kKinds>, kMaxPlayers> starts{};
+  int budget = 5000;
+  if (!DealStarts(draft.others, 0, draft.column, draft.low, rng, starts, budget))
+    return Invalid("no starting picks fit the view");
+  for (int seat : draft.others) {
+    SeatData& s = draft.data.seats[seat];
+    s.start = starts[seat];
+    for (int kind = 0; kind < kKinds; ++kind)
+      s.treasure[kind] = static_cast<uint8_t>(view.seats(seat).treasure().units(kind) + starts[seat][kind]);
+  }
+  return absl::OkStatus();
+}
+
+// Others' unseen spells, hidden tent cards and the spell deck, from the unseen cards.
+absl::Status DealSpells(const v1::MorgenlandView& view, ResampleDraft& draft, Rng& rng) {
+  Data& data = draft.data;
+  std::vector<int> pool;
+  for (int spell = 0; spell < kSpells; ++spell)
+    if (draft.unseen_spells >> spell & 1) pool.push_back(spell);
+  rng.Shuffle(pool.data(), static_cast<int>(pool.size()));
+  size_t next = 0;
+  for (int seat = 0; seat < data.players; ++seat) {
+    for (int i = 0; i < draft.hidden_spells[seat]; ++i) {
+      if (next >= pool.size()) return Invalid("the view's spell counts exceed the cards");
+      data.seats[seat].spells |= 1u << pool[next++];
+    }
+  }
+  for (int8_t& spell : data.tent) {
+    if (spell != kSpells) continue;
+    if (next >= pool.size()) return Invalid("the view's tent exceeds the cards");
+    spell = static_cast<int8_t>(pool[next++]);
+  }
+  if (pool.size() - next != view.spell_deck_count()) return Invalid("the spell deck count does not fit");
+  for (; next < pool.size(); ++next) data.spell_deck |= 1u << pool[next];
+  return absl::OkStatus();
+}
+
+// One room as the viewer sees it: sizes, knowledge, and the artifacts it knows (shuffled when
+// it does not know their order); `unknown` loses what is seen, `unknown_rooms` gets the room
+// when the viewer does not know its set.
+absl::Status ReadRoom(const v1::MorgenlandRoomView& r, int room, ResampleDraft& draft,
+                      std::array<int, kArtifactTypes>& unknown, std::vector<int>& unknown_rooms, Rng& rng) {
+  Data& data = draft.data;
+  const int n = data.players;
+  GAVEL_RETURN_IF_ERROR(CheckRange(r.stack_size(), 0, kMaxStack, "a stack size"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(r.face_up(), -1, kArtifactTypes - 1, "a face-up artifact"));
+  data.stack_size[room] = static_cast<uint8_t>(r.stack_size());
+  data.face_up[room] = static_cast<int8_t>(r.face_up());
+  GAVEL_RETURN_IF_ERROR(CheckRange(r.set_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(r.order_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
+  data.set_known[room] = static_cast<uint8_t>(r.set_known_by());
+  data.order_known[room] = static_cast<uint8_t>(r.order_known_by());
+  if (r.face_up() >= 0) --unknown[r.face_up()];
+  const int viewer = draft.viewer;
+  if (!(data.set_known[room] >> viewer & 1)) {
+    if (r.known_size() != 0) return Invalid("the viewer cannot know room ", room + 1);
+    unknown_rooms.push_back(room);
+    return absl::OkStatus();
+  }
+  if (r.known_size() != static_cast<int>(r.stack_size()) ||
+      r.order_known() != static_cast<bool>(data.order_known[room] >> viewer & 1))
+    return Invalid("a room's known artifacts do not fit its stack");
+  for (int i = 0; i < r.known_size(); ++i) {
+    GAVEL_RETURN_IF_ERROR(CheckRange(r.known(i), 0, kArtifactTypes - 1, "a known artifact"));
+    data.stack[room][i] = static_cast<int8_t>(r.known(i));
+    --unknown[r.known(i)];
+  }
+  if (!r.order_known()) rng.Shuffle(data.stack[room].data(), r.known_size());
+  return absl::OkStatus();
+}
+
+// Artifacts: known rooms keep what the viewer saw; the rest is re-dealt.
+absl::Status DealArtifacts(const v1::MorgenlandView& view, ResampleDraft& draft, Rng& rng) {
+  Data& data = draft.data;
+  const int n = data.players;
+  if (view.rooms_size() != n) return Invalid("the view must list one room per player");
+  std::array<int, kArtifactTypes> unknown{};
+  for (int a = 0; a < kArtifactTypes; ++a) unknown[a] = kArtifactsPerType;
+  if (data.pro) GAVEL_RETURN_IF_ERROR(FromProto(view.box(), kArtifactsPerType, "the box", &data.box));
+  for (int a = 0; a < kArtifactTypes; ++a) {
+    unknown[a] -= data.box[a];
+    for (int seat = 0; seat < n; ++seat) unknown[a] -= data.seats[seat].owned[a];
+  }
+  std::vector<int> unknown_rooms;
+  for (int room = 0; room < n; ++room)
+    GAVEL_RETURN_IF_ERROR(ReadRoom(view.rooms(room), room, draft, unknown, unknown_rooms, rng));
+  std::vector<int8_t> artifacts;
+  for (int a = 0; a < kArtifactTypes; ++a) {
+    if (unknown[a] < 0) return Invalid("the view shows too many ", ArtifactName(a), " artifacts");
+    for (int i = 0; i < unknown[a]; ++i) artifacts.push_back(static_cast<int8_t>(a));
+  }
+  rng.Shuffle(artifacts.data(), static_cast<int>(artifacts.size()));
+  size_t next = 0;
+  for (int room : unknown_rooms) {
+    for (int i = 0; i < data.stack_size[room]; ++i) {
+      if (next >= artifacts.size()) return Invalid("the stacks exceed the artifacts");
+      data.stack[room][i] = artifacts[next++];
+    }
+  }
+  for (; next < artifacts.size(); ++next) {
+    if (data.pro) return Invalid("the artifacts are not all accounted for");
+    ++data.box[artifacts[next]];
+  }
+  return absl::OkStatus();
 }
 
 class MorgenlandGameImpl final : public Game {
@@ -866,176 +1178,26 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::Resample(const v1::Vi
 
 absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::ResampleAttempt(
     const v1::MorgenlandView& view, Rng& rng) const {
-  Data data;
+  ResampleDraft draft;
+  Data& data = draft.data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(view, &data));
   const int n = data.players;
-  const int viewer = view.seat();
-  GAVEL_RETURN_IF_ERROR(CheckRange(viewer, 0, n - 1, "the viewer"));
+  draft.viewer = view.seat();
+  GAVEL_RETURN_IF_ERROR(CheckRange(draft.viewer, 0, n - 1, "the viewer"));
   GAVEL_RETURN_IF_ERROR(DecodeTent(view.tent(), &data, true));
-  const bool setup = data.phase == Phase::kPick;
-  // Seats.
-  std::array<std::array<int, kKinds>, kMaxPlayers> low{};
-  std::array<int, kKinds> column{};
+  draft.setup = data.phase == Phase::kPick;
   for (int kind = 0; kind < kKinds; ++kind) {
-    column[kind] = kUnitsPerKind - data.bank[kind];
-    for (uint8_t shelf : data.shelves[kind]) column[kind] -= shelf;
+    draft.column[kind] = kUnitsPerKind - data.bank[kind];
+    for (uint8_t shelf : data.shelves[kind]) draft.column[kind] -= shelf;
   }
-  uint32_t unseen_spells = data.pro ? kAllSpells & ~data.discards : 0;
-  for (int i = 0; i < data.pending_count; ++i) unseen_spells &= ~(1u << data.pending[i].spell);
+  draft.unseen_spells = data.pro ? kAllSpells & ~data.discards : 0;
+  for (int i = 0; i < data.pending_count; ++i) draft.unseen_spells &= ~(1u << data.pending[i].spell);
   for (int8_t spell : data.tent)
-    if (spell >= 0 && spell < kSpells) unseen_spells &= ~(1u << spell);
-  std::vector<int> others;
-  std::array<int, kMaxPlayers> hidden_spells{};
-  for (int seat = 0; seat < n; ++seat) {
-    const auto& in = view.seats(seat);
-    SeatData& s = data.seats[seat];
-    GAVEL_RETURN_IF_ERROR(DecodeSeatPublic(in, &s));
-    if (in.spells() > kAllSpells || in.spell_count() > kSpells) return Invalid("seat ", seat, "'s spells are invalid");
-    s.token_space.fill(kInHand);
-    if (in.tokens_size() > kTokens) return Invalid("seat ", seat, " lists too many tokens");
-    // Known tokens first, then the hidden ones get the remaining indices at random.
-    uint8_t used = 0;
-    std::vector<int> hidden_spaces;
-    for (const auto& t : in.tokens()) {
-      GAVEL_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-      GAVEL_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
-      if (t.value() == 0) {
-        if (seat == viewer || t.face_up() || t.space() == kInHand || t.copies())
-          return Invalid("only other seats' face-down tokens may be hidden");
-        hidden_spaces.push_back(t.space());
-        continue;
-      }
-      GAVEL_RETURN_IF_ERROR(CheckRange(t.index(), 0, kTokens - 1, "a token index"));
-      const int token = static_cast<int>(t.index());
-      if ((used >> token & 1) || t.value() != static_cast<uint32_t>(TokenValue(token)))
-        return Invalid("seat ", seat, "'s tokens are inconsistent");
-      used |= static_cast<uint8_t>(1 << token);
-      s.token_space[token] = static_cast<int8_t>(t.space());
-      if (t.face_up()) s.face_up |= static_cast<uint8_t>(1 << token);
-      s.copies[token] = static_cast<uint8_t>(t.copies());
-    }
-    if (seat == viewer && used != 0xFF) return Invalid("the viewer's tokens must all be listed");
-    std::vector<int> free_tokens;
-    for (int token = 0; token < kTokens; ++token)
-      if (!(used >> token & 1)) free_tokens.push_back(token);
-    rng.Shuffle(free_tokens.data(), static_cast<int>(free_tokens.size()));
-    for (size_t i = 0; i < hidden_spaces.size(); ++i) s.token_space[free_tokens[i]] = static_cast<int8_t>(hidden_spaces[i]);
-    // Treasure.
-    if (in.treasure().units_size() != kKinds) return Invalid("seat ", seat, "'s treasure is malformed");
-    GAVEL_RETURN_IF_ERROR(CheckRange(in.picks(), 0, 3, "the starting picks"));
-    if (seat == viewer) {
-      GAVEL_RETURN_IF_ERROR(FromProto(in.treasure(), kUnitsPerKind, "the viewer's treasure", &s.treasure));
-      GAVEL_RETURN_IF_ERROR(FromProto(in.start(), 3, "the viewer's starting picks", &s.start));
-      s.spells = in.spells();
-      unseen_spells &= ~s.spells;
-    } else {
-      for (int kind = 0; kind < kKinds; ++kind) {
-        const int shown = in.treasure().units(kind);
-        GAVEL_RETURN_IF_ERROR(CheckRange(shown, -3, kUnitsPerKind, "a seat's public treasure"));
-        low[seat][kind] = std::max(0, -shown);
-        s.treasure[kind] = static_cast<uint8_t>(std::max(0, shown));  // corrected below
-      }
-      if (setup) {
-        for (uint32_t i = 0; i < in.picks(); ++i) ++s.start[rng.Below(kKinds)];
-      } else {
-        others.push_back(seat);
-      }
-      s.spells = in.spells();
-      s.known_by[viewer] = in.spells();
-      unseen_spells &= ~s.spells;
-      if (std::popcount(in.spells()) > static_cast<int>(in.spell_count())) return Invalid("seat ", seat, " shows too many spells");
-      hidden_spells[seat] = static_cast<int>(in.spell_count()) - std::popcount(in.spells());
-    }
-    if (!setup || seat == viewer)
-      for (int kind = 0; kind < kKinds; ++kind) column[kind] -= seat == viewer ? s.treasure[kind] : in.treasure().units(kind);
-  }
-  if (!setup) {
-    for (int c : column)
-      if (c < 0) return Invalid("the public treasure exceeds the units in play");
-    std::array<std::array<uint8_t, kKinds>, kMaxPlayers> starts{};
-    int budget = 5000;
-    if (!DealStarts(others, 0, column, low, rng, starts, budget))
-      return Invalid("no starting picks fit the view");
-    for (int seat : others) {
-      SeatData& s = data.seats[seat];
-      const auto& in = view.seats(seat);
-      s.start = starts[seat];
-      for (int kind = 0; kind < kKinds; ++kind)
-        s.treasure[kind] = static_cast<uint8_t>(in.treasure().units(kind) + starts[seat][kind]);
-    }
-  }
-  // Spells: others' unseen cards and hidden tent cards come from the unseen ones.
-  std::vector<int> pool;
-  for (int spell = 0; spell < kSpells; ++spell)
-    if (unseen_spells >> spell & 1) pool.push_back(spell);
-  rng.Shuffle(pool.data(), static_cast<int>(pool.size()));
-  size_t next = 0;
-  for (int seat = 0; seat < n; ++seat) {
-    for (int i = 0; i < hidden_spells[seat]; ++i) {
-      if (next >= pool.size()) return Invalid("the view's spell counts exceed the cards");
-      data.seats[seat].spells |= 1u << pool[next++];
-    }
-  }
-  for (int8_t& spell : data.tent) {
-    if (spell != kSpells) continue;
-    if (next >= pool.size()) return Invalid("the view's tent exceeds the cards");
-    spell = static_cast<int8_t>(pool[next++]);
-  }
-  if (pool.size() - next != view.spell_deck_count()) return Invalid("the spell deck count does not fit");
-  for (; next < pool.size(); ++next) data.spell_deck |= 1u << pool[next];
-  // Artifacts: known rooms keep what the viewer saw; the rest is re-dealt.
-  if (view.rooms_size() != n) return Invalid("the view must list one room per player");
-  std::array<int, kArtifactTypes> unknown{};
-  for (int a = 0; a < kArtifactTypes; ++a) unknown[a] = kArtifactsPerType;
-  if (data.pro) GAVEL_RETURN_IF_ERROR(FromProto(view.box(), kArtifactsPerType, "the box", &data.box));
-  for (int a = 0; a < kArtifactTypes; ++a) {
-    unknown[a] -= data.box[a];
-    for (int seat = 0; seat < n; ++seat) unknown[a] -= data.seats[seat].owned[a];
-  }
-  std::vector<int> unknown_rooms;
-  for (int room = 0; room < n; ++room) {
-    const auto& r = view.rooms(room);
-    GAVEL_RETURN_IF_ERROR(CheckRange(r.stack_size(), 0, kMaxStack, "a stack size"));
-    GAVEL_RETURN_IF_ERROR(CheckRange(r.face_up(), -1, kArtifactTypes - 1, "a face-up artifact"));
-    data.stack_size[room] = static_cast<uint8_t>(r.stack_size());
-    data.face_up[room] = static_cast<int8_t>(r.face_up());
-    GAVEL_RETURN_IF_ERROR(CheckRange(r.set_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
-    GAVEL_RETURN_IF_ERROR(CheckRange(r.order_known_by(), 0, (1 << n) - 1, "a room's knowledge"));
-    data.set_known[room] = static_cast<uint8_t>(r.set_known_by());
-    data.order_known[room] = static_cast<uint8_t>(r.order_known_by());
-    if (r.face_up() >= 0) --unknown[r.face_up()];
-    if (!(data.set_known[room] >> viewer & 1)) {
-      if (r.known_size() != 0) return Invalid("the viewer cannot know room ", room + 1);
-      unknown_rooms.push_back(room);
-      continue;
-    }
-    if (r.known_size() != static_cast<int>(r.stack_size()) ||
-        r.order_known() != static_cast<bool>(data.order_known[room] >> viewer & 1))
-      return Invalid("a room's known artifacts do not fit its stack");
-    for (int i = 0; i < r.known_size(); ++i) {
-      GAVEL_RETURN_IF_ERROR(CheckRange(r.known(i), 0, kArtifactTypes - 1, "a known artifact"));
-      data.stack[room][i] = static_cast<int8_t>(r.known(i));
-      --unknown[r.known(i)];
-    }
-    if (!r.order_known()) rng.Shuffle(data.stack[room].data(), r.known_size());
-  }
-  std::vector<int8_t> artifacts;
-  for (int a = 0; a < kArtifactTypes; ++a) {
-    if (unknown[a] < 0) return Invalid("the view shows too many ", ArtifactName(a), " artifacts");
-    for (int i = 0; i < unknown[a]; ++i) artifacts.push_back(static_cast<int8_t>(a));
-  }
-  rng.Shuffle(artifacts.data(), static_cast<int>(artifacts.size()));
-  next = 0;
-  for (int room : unknown_rooms) {
-    for (int i = 0; i < data.stack_size[room]; ++i) {
-      if (next >= artifacts.size()) return Invalid("the stacks exceed the artifacts");
-      data.stack[room][i] = artifacts[next++];
-    }
-  }
-  for (; next < artifacts.size(); ++next) {
-    if (data.pro) return Invalid("the artifacts are not all accounted for");
-    ++data.box[artifacts[next]];
-  }
+    if (spell >= 0 && spell < kSpells) draft.unseen_spells &= ~(1u << spell);
+  for (int seat = 0; seat < n; ++seat) GAVEL_RETURN_IF_ERROR(ResampleSeat(view.seats(seat), seat, draft, rng));
+  if (!draft.setup) GAVEL_RETURN_IF_ERROR(DealOtherStarts(view, draft, rng));
+  GAVEL_RETURN_IF_ERROR(DealSpells(view, draft, rng));
+  GAVEL_RETURN_IF_ERROR(DealArtifacts(view, draft, rng));
   data.rng = rng.state();
   GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<MorgenlandState>(data));

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/morgenland/morgenland.h"
 #include "gavel/v1/morgenland.pb.h"
 
@@ -52,20 +53,10 @@ SpaceSummary Summarize(const v1::MorgenlandView& view) {
   return summary;
 }
 
-}  // namespace
-
-absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Move> moves,
-                                 Features* out) {
-  v1::MorgenlandView view;
-  if (auto status = UnpackAny(view_proto.view(), &view, "the morgenland view"); !status.ok())
-    return status;
+// Players, variant, phase, round, tallied space, guard, caves, bank; then the viewer's own
+// treasure, tokens in hand and spells. Returns the next free index.
+size_t ObserveTable(const v1::MorgenlandView& view, std::vector<float>& obs) {
   const int players = static_cast<int>(view.players());
-  if (players < 3 || players > kMaxPlayers || view.seats_size() != players || view.seat() < 0 ||
-      view.seat() >= players || view.shelves_size() != kKinds)
-    return absl::InvalidArgumentError("morgenland: the view is malformed");
-  const int viewer = view.seat();
-  std::vector<float>& obs = out->observation;
-  obs.assign(kObservationSize, 0.f);
   size_t at = 0;
   obs[at + players - 3] = 1;
   at += 3;
@@ -79,15 +70,22 @@ absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Mov
   for (int kind = 0; kind < kKinds; ++kind)
     for (int shelf = 0; shelf < kMaxShelves; ++shelf) obs[at++] = Unit(view.shelves(kind), shelf) / 6.f;
   for (int kind = 0; kind < kKinds; ++kind) obs[at++] = Unit(view.bank(), kind) / 29.f;
-  const auto& own = view.seats(viewer);
+  const auto& own = view.seats(view.seat());
   for (int kind = 0; kind < kKinds; ++kind) obs[at++] = Unit(own.treasure(), kind) / 10.f;
   for (const auto& token : own.tokens())
     if (token.space() == kInHand && token.index() < kTokens) obs[at + token.index()] = 1;
   at += 8;
   for (int spell = 0; spell < kSpells; ++spell) obs[at++] = (own.spells() >> spell & 1) ? 1.f : 0.f;
+  return at;
+}
+
+// Every seat, relative to the viewer; then per space the strengths, per room its artifacts.
+void ObserveSeatsAndSpaces(const v1::MorgenlandView& view, const SpaceSummary& summary,
+                           std::vector<float>& obs, size_t at) {
+  const int players = static_cast<int>(view.players());
   for (int offset = 0; offset < kMaxPlayers; ++offset, at += 10) {
     if (offset >= players) continue;
-    const int seat = (viewer + offset) % players;
+    const int seat = (view.seat() + offset) % players;
     const auto& shown = view.seats(seat);
     obs[at] = 1;
     obs[at + 1] = static_cast<float>(shown.artifacts()) / 10.f;
@@ -100,7 +98,6 @@ absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Mov
     obs[at + 8] = Unit(shown.invoked(), kLamp);
     obs[at + 9] = static_cast<float>(shown.tokens_size()) / 8.f;
   }
-  const SpaceSummary summary = Summarize(view);
   for (int space = 0; space < kSpaces; ++space) {
     obs[at++] = static_cast<float>(summary.own[space]) / 20.f;
     obs[at++] = static_cast<float>(summary.best_other[space]) / 20.f;
@@ -111,64 +108,96 @@ absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Mov
     obs[at + std::clamp(view.rooms(room).face_up() + 1, 0, 6)] = 1;
     obs[at + 7] = static_cast<float>(view.rooms(room).stack_size()) / 6.f;
   }
+}
 
+// What a move names: its type (one-hot index) and the kind, token, space, spell and artifact
+// it refers to (-1: none).
+struct MoveParts {
+  int type = 11, kind = -1, token = -1, space = -1, spell = -1, artifact = -1;
+};
+
+// The space, token or artifact a spell's target names.
+void SpellTargetParts(int target, MoveParts& parts) {
+  switch (parts.spell) {
+    case kDragonLeaves: case kDragonsReturn: case kLunarEclipse: case kSolarEclipse:
+    case kMirage: case kTaboo:
+      parts.space = target % kSpaces;
+      break;
+    case kSecondChance:
+      parts.token = std::min(target / kSpaces, kTokens - 1);
+      parts.space = target % kSpaces;
+      break;
+    case kTeleport:
+      parts.space = target % kSpaces;  // the destination
+      break;
+    case kApprentice:
+      parts.artifact = target % kArtifactTypes;
+      break;
+    case kParasite:
+      parts.artifact = std::min(target / 100, kArtifactTypes - 1);
+      break;
+    default:
+      break;
+  }
+}
+
+MoveParts PartsOf(Move move) {
+  const uint32_t id = move.id;
+  MoveParts p;
+  if (id < kKinds) { p.type = 0; p.kind = static_cast<int>(id); }
+  else if (id == kPassId) p.type = 1;
+  else if (id == kAcceptId) p.type = 2;
+  else if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) p.type = 3;
+  else if (id >= kPlaceBase && id < kPlaceBase + 15 * kTokens) {
+    p.type = 4;
+    p.token = static_cast<int>(id - kPlaceBase) / 15;
+    p.space = static_cast<int>(id - kPlaceBase) % 15;
+  } else if (id >= kInvokeBase && id < kInvokeBase + kArtifactTypes) { p.type = 5; p.artifact = static_cast<int>(id - kInvokeBase); }
+  else if (id >= kDoubleBase && id < kDoubleBase + kTokens) { p.type = 6; p.artifact = kDouble; p.token = static_cast<int>(id - kDoubleBase); }
+  else if (id == kCounterId) { p.type = 7; p.artifact = kCounterspell; }
+  else if (id >= kKeepBase && id < kKeepBase + kSpells) { p.type = 8; p.spell = static_cast<int>(id - kKeepBase); }
+  else if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) p.type = 9;
+  else if (id >= kSpellBase && id < kMaxMoveId) {
+    p.type = 10;
+    p.spell = SpellOf(move);
+    SpellTargetParts(TargetOf(move), p);
+  }
+  return p;
+}
+
+void FeaturizeMove(const v1::MorgenlandView& view, const SpaceSummary& summary, Move move, float* f) {
+  const MoveParts p = PartsOf(move);
+  f[p.type] = 1;
+  if (p.kind >= 0) f[12 + p.kind] = 1;
+  if (p.token >= 0) f[17] = static_cast<float>(TokenValue(p.token)) / 9.f;
+  if (p.space >= 0) f[18 + p.space] = 1;
+  if (p.spell >= 0) f[33 + p.spell] = 1;
+  if (p.artifact >= 0) f[54 + p.artifact] = 1;
+  if (p.space >= 0) {
+    if (IsCave(p.space)) f[60] = Unit(view.shelves(p.space), 0) / 6.f;
+    f[61] = static_cast<float>(summary.own[p.space] + (p.token >= 0 ? TokenValue(p.token) : 0)) / 20.f;
+    f[62] = static_cast<float>(summary.best_other[p.space]) / 20.f;
+  }
+}
+
+}  // namespace
+
+absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Move> moves,
+                                 Features* out) {
+  v1::MorgenlandView view;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the morgenland view"));
+  const int players = static_cast<int>(view.players());
+  if (players < 3 || players > kMaxPlayers || view.seats_size() != players || view.seat() < 0 ||
+      view.seat() >= players || view.shelves_size() != kKinds)
+    return absl::InvalidArgumentError("morgenland: the view is malformed");
+  out->observation.assign(kObservationSize, 0.f);
+  const size_t at = ObserveTable(view, out->observation);
+  const SpaceSummary summary = Summarize(view);
+  ObserveSeatsAndSpaces(view, summary, out->observation, at);
   out->move_size = kMoveSize;
   out->moves.assign(moves.size() * kMoveSize, 0.f);
-  for (size_t i = 0; i < moves.size(); ++i) {
-    float* f = out->moves.data() + i * kMoveSize;
-    const uint32_t id = moves[i].id;
-    int type = 11, kind = -1, token = -1, space = -1, spell = -1, artifact = -1;
-    if (id < kKinds) { type = 0; kind = static_cast<int>(id); }
-    else if (id == kPassId) type = 1;
-    else if (id == kAcceptId) type = 2;
-    else if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) type = 3;
-    else if (id >= kPlaceBase && id < kPlaceBase + 15 * kTokens) {
-      type = 4;
-      token = static_cast<int>(id - kPlaceBase) / 15;
-      space = static_cast<int>(id - kPlaceBase) % 15;
-    } else if (id >= kInvokeBase && id < kInvokeBase + kArtifactTypes) { type = 5; artifact = static_cast<int>(id - kInvokeBase); }
-    else if (id >= kDoubleBase && id < kDoubleBase + kTokens) { type = 6; artifact = kDouble; token = static_cast<int>(id - kDoubleBase); }
-    else if (id == kCounterId) { type = 7; artifact = kCounterspell; }
-    else if (id >= kKeepBase && id < kKeepBase + kSpells) { type = 8; spell = static_cast<int>(id - kKeepBase); }
-    else if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) type = 9;
-    else if (id >= kSpellBase && id < kMaxMoveId) {
-      type = 10;
-      spell = SpellOf(moves[i]);
-      const int target = TargetOf(moves[i]);
-      switch (spell) {
-        case kDragonLeaves: case kDragonsReturn: case kLunarEclipse: case kSolarEclipse:
-        case kMirage: case kTaboo:
-          space = target % kSpaces;
-          break;
-        case kSecondChance:
-          token = std::min(target / kSpaces, kTokens - 1);
-          space = target % kSpaces;
-          break;
-        case kTeleport:
-          space = target % kSpaces;  // the destination
-          break;
-        case kApprentice:
-          artifact = target % kArtifactTypes;
-          break;
-        case kParasite:
-          artifact = std::min(target / 100, kArtifactTypes - 1);
-          break;
-        default:
-          break;
-      }
-    }
-    f[type] = 1;
-    if (kind >= 0) f[12 + kind] = 1;
-    if (token >= 0) f[17] = static_cast<float>(TokenValue(token)) / 9.f;
-    if (space >= 0) f[18 + space] = 1;
-    if (spell >= 0) f[33 + spell] = 1;
-    if (artifact >= 0) f[54 + artifact] = 1;
-    if (space >= 0) {
-      if (IsCave(space)) f[60] = Unit(view.shelves(space), 0) / 6.f;
-      f[61] = static_cast<float>(summary.own[space] + (token >= 0 ? TokenValue(token) : 0)) / 20.f;
-      f[62] = static_cast<float>(summary.best_other[space]) / 20.f;
-    }
-  }
+  for (size_t i = 0; i < moves.size(); ++i)
+    FeaturizeMove(view, summary, moves[i], out->moves.data() + i * kMoveSize);
   return absl::OkStatus();
 }
 

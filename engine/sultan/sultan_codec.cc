@@ -80,13 +80,10 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
     return Invalid("start player ", in.start_player(), " is not a seat");
   data->start_player = static_cast<int8_t>(in.start_player());
   GAVEL_RETURN_IF_ERROR(FromProto(in.bag(), "the bag", &data->bag));
-  if (auto status = FromProto(in.drawn(), "the drawn jewels", &data->drawn); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(FromProto(in.drawn(), "the drawn jewels", &data->drawn));
   if (in.cushions_size() > 3) return Invalid("there are at most 3 cushions");
   for (int i = 0; i < in.cushions_size(); ++i) {
-    if (auto status = ColourFromProto(in.cushions(i), "a cushion's jewel", &data->cushions[i]);
-        !status.ok())
-      return status;
+    GAVEL_RETURN_IF_ERROR(ColourFromProto(in.cushions(i), "a cushion's jewel", &data->cushions[i]));
   }
   if (in.bids_size() > 5) return Invalid("a round has at most 5 bids, not ", in.bids_size());
   data->bids_made = static_cast<uint8_t>(in.bids_size());
@@ -157,9 +154,7 @@ class SultanGameImpl final : public Game {
             {&out.played, &holder.played(), "played cards"}}) {
         GAVEL_RETURN_IF_ERROR(FromProto(*field, who + what, cards));
       }
-      if (auto status = FromProto(holder.collection(), who + "collection", &out.collection);
-          !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(FromProto(holder.collection(), who + "collection", &out.collection));
     }
     for (int i = 0; i < data.bids_made; ++i)
       if (data.bids[i].value == 0) return Invalid("bid ", i, " has no card value");
@@ -173,9 +168,7 @@ class SultanGameImpl final : public Game {
     GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
     if (in.has_return_jewel()) {
       int8_t colour = 0;
-      if (auto status = ColourFromProto(in.return_jewel().jewel(), "the returned jewel", &colour);
-          !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(ColourFromProto(in.return_jewel().jewel(), "the returned jewel", &colour));
       return ReturnMove(colour);
     }
     if (in.has_bid()) {
@@ -338,8 +331,7 @@ void SultanState::PackView(Seat viewer, google::protobuf::Any* out) const {
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view_proto,
                                                                 uint64_t seed) const {
   v1::SultanView view;
-  if (auto status = UnpackAny(view_proto.view(), &view, "the sultan view"); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the sultan view"));
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(view, &data));
   const Seat viewer = view.seat();
@@ -350,11 +342,8 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
     const v1::SultanSeatView& shown = view.seats(seat);
     SeatData& holder = data.seats[seat];
     const std::string who = absl::StrCat("seat ", seat, "'s ");
-    if (auto status = FromProto(shown.played(), who + "played cards", &holder.played); !status.ok())
-      return status;
-    if (auto status = FromProto(shown.collection(), who + "collection", &holder.collection);
-        !status.ok())
-      return status;
+    GAVEL_RETURN_IF_ERROR(FromProto(shown.played(), who + "played cards", &holder.played));
+    GAVEL_RETURN_IF_ERROR(FromProto(shown.collection(), who + "collection", &holder.collection));
     // The cards this seat holds somewhere unseen: the full set minus what is known.
     CardCounts unseen{};
     for (int value = 1; value <= params.max_card; ++value) unseen[value] = params.copies;
@@ -380,8 +369,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
       }
     }
     if (seat == viewer) {
-      if (auto status = FromProto(shown.hand(), who + "hand", &holder.hand); !status.ok())
-        return status;
+      GAVEL_RETURN_IF_ERROR(FromProto(shown.hand(), who + "hand", &holder.hand));
       GAVEL_RETURN_IF_ERROR(take(holder.hand));
       holder.pile = unseen;
       continue;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "engine/sultan/sultan.h"
 #include "gavel/v1/sultan.pb.h"
 
@@ -47,8 +48,7 @@ inline constexpr int kMoveSize = 1 + 5 + 1 + 1 + 5 + 1 + 1 + 1 + 1 + 1 + 1;
 absl::Status FeaturizeSultan(const v1::View& view_proto, std::span<const Move> moves,
                              Features* out) {
   v1::SultanView view;
-  if (auto status = UnpackAny(view_proto.view(), &view, "the sultan view"); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the sultan view"));
   const int players = static_cast<int>(view.players());
   if (players < 2 || players > 5 || view.seats_size() != players || view.seat() < 0 ||
       view.seat() >= players)

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/core/rng.h"
+#include "engine/core/status.h"
 #include "spdlog/spdlog.h"
 
 #ifndef GAVEL_VERSION
@@ -63,7 +64,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
   for (const auto& [name, value] : plan.options) (*request.mutable_options())[name] = value;
   *request.mutable_include() = NextTurn();
   v1::NewGameResponse created;
-  if (absl::Status error = engine_->NewGame(request, &created); !error.ok()) return error;
+  GAVEL_RETURN_IF_ERROR(engine_->NewGame(request, &created));
   v1::GameState state = std::move(*created.mutable_state());
   v1::GameStatus status = created.status();
   Turn turn = TurnOf(created);
@@ -84,7 +85,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
     seats[seat].bank_ms = options_.bank_ms;
   }
   for (const Seat& seat : seats) match.bots.push_back(seat.bot);
-  if (absl::Status stored = store_->StartMatch(&match); !stored.ok()) return stored;
+  GAVEL_RETURN_IF_ERROR(store_->StartMatch(&match));
   if (metrics_) metrics_->MatchStarted(plan.game);
   struct InProgress {  // ends the match in the metrics on every return
     ArenaMetrics* metrics;
@@ -105,7 +106,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
     apply.set_seat(seat);
     *apply.mutable_include() = NextTurn();
     v1::ApplyResponse applied;
-    if (absl::Status error = engine_->Apply(apply, &applied); !error.ok()) return error;
+    GAVEL_RETURN_IF_ERROR(engine_->Apply(apply, &applied));
     state = std::move(*applied.mutable_state());
     status = applied.status();
     turn = TurnOf(applied);
@@ -118,7 +119,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
     match.ranks.push_back(result.rank());
   }
   for (const Seat& seat : seats) match.strikes.push_back(seat.strikes);
-  if (absl::Status stored = store_->FinishMatch(match); !stored.ok()) return stored;
+  GAVEL_RETURN_IF_ERROR(store_->FinishMatch(match));
   in_progress.finished = true;
   SendResults(match, status);
   return match;

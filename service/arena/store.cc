@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/core/status.h"
 
 namespace gavel::arena {
 namespace {
@@ -109,7 +110,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   }
   sqlite3_busy_timeout(db, 5000);
   std::unique_ptr<Store> store(new Store(db));
-  if (absl::Status status = store->Exec(kSchema); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(store->Exec(kSchema));
   return store;
 }
 
@@ -135,8 +136,7 @@ absl::Status Store::SaveBot(const std::string& name, const std::string& version)
 absl::StatusOr<int64_t> Store::NewTournament(const std::string& description) {
   std::lock_guard lock(mutex_);
   Statement insert(db_, "INSERT INTO tournaments (description, created) VALUES (?1, ?2)");
-  if (absl::Status status = insert.Bind(1, description).Bind(2, Now()).Run(); !status.ok())
-    return status;
+  GAVEL_RETURN_IF_ERROR(insert.Bind(1, description).Bind(2, Now()).Run());
   return sqlite3_last_insert_rowid(db_);
 }
 
@@ -149,14 +149,14 @@ absl::Status Store::StartMatch(MatchRecord* match) {
   insert.Bind(1, match->tournament_id).Bind(2, match->game).Bind(3, int64_t{match->players});
   insert.Bind(4, static_cast<int64_t>(match->seed)).Bind(5, EncodeOptions(match->options));
   insert.Bind(6, match->engine_version).Bind(7, match->initial_hash).Bind(8, Now());
-  if (absl::Status status = insert.Run(); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(insert.Run());
   match->id = sqlite3_last_insert_rowid(db_);
   return absl::OkStatus();
 }
 
 absl::Status Store::FinishMatch(const MatchRecord& match) {
   std::lock_guard lock(mutex_);
-  if (absl::Status status = Exec("BEGIN"); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Exec("BEGIN"));
   absl::Status status =
       Statement(db_, "UPDATE matches SET finished = ?2, ended = ?3, initial_hash = ?4 WHERE id = ?1")
           .Bind(1, match.id).Bind(2, int64_t{match.finished}).Bind(3, Now())
@@ -255,7 +255,7 @@ absl::StatusOr<std::map<RatingKey, Rating>> Store::LoadRatings() {
 
 absl::Status Store::SaveRatings(const std::map<RatingKey, Rating>& ratings) {
   std::lock_guard lock(mutex_);
-  if (absl::Status status = Exec("BEGIN"); !status.ok()) return status;
+  GAVEL_RETURN_IF_ERROR(Exec("BEGIN"));
   absl::Status status;
   for (const auto& [key, rating] : ratings) {
     Statement upsert(db_, "INSERT OR REPLACE INTO ratings VALUES (?1, ?2, ?3, ?4, ?5)");

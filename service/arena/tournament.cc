@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "engine/core/status.h"
 #include "spdlog/spdlog.h"
 
 namespace gavel::arena {
@@ -157,7 +158,7 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
     UpdateRatings(players, ranks);
     finished.push_back(std::move(*match));
   }
-  if (absl::Status saved = store.SaveRatings(*ratings); !saved.ok()) return saved;
+  GAVEL_RETURN_IF_ERROR(store.SaveRatings(*ratings));
   report.standings = ComputeStandings(finished, *ratings);
   return report;
 }

@@ -27,6 +27,7 @@
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "service/sealing.h"
+#include "tests/bench/pinning.h"
 #include "tests/support/child_process.h"
 
 ABSL_FLAG(double, seconds, 3, "measuring time per server");
@@ -150,6 +151,7 @@ v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& se
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   using namespace gavel;
+  KeepOffCoreZero();  // the servers get core 0
   const std::string dir = testing::BuildDir();
   const std::string key_file = dir + "/service_bench_keys";
   const std::string key_line = service::KeyRing::NewKeyLine(1, true);

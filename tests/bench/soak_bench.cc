@@ -33,6 +33,7 @@
 #include "engine/core/rng.h"
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "tests/bench/pinning.h"
 #include "tests/support/child_process.h"
 
 ABSL_FLAG(double, saturation_seconds, 5, "closed-loop measuring time");
@@ -269,6 +270,7 @@ std::string Codes(const Tally& tally) {
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   using namespace gavel;
+  KeepOffCoreZero();  // the servers get core 0
   auto engine = testing::ChildProcess::Start(
       {"/usr/bin/taskset", "-c", "0", GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=error"});
   if (!engine.ok()) return 1;

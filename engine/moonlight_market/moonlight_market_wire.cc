@@ -1,0 +1,293 @@
+// Moonlight Market's wire forms: the full state and the move message, both ways, and the
+// public fields that states and views share.
+#include <bit>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/proto_util.h"
+#include "engine/core/status.h"
+#include "engine/moonlight_market/moonlight_market.h"
+#include "engine/moonlight_market/moonlight_market_names.h"
+#include "engine/moonlight_market/moonlight_market_wire.h"
+#include "gavel/v1/moonlight_market.pb.h"
+
+namespace gavel::moonlight_market {
+namespace {
+
+absl::Status CountsFromProto(const RepeatedU32& in, const std::string& what, TileCounts* out) {
+  if (in.size() != kTileKinds)
+    return Invalid(what, " must list ", kTileKinds, " tile counts, not ", in.size());
+  for (int tile = 0; tile < kTileKinds; ++tile) {
+    if (in[tile] > static_cast<uint32_t>(InitialCount(tile)))
+      return Invalid(what, " holds ", in[tile], " tiles of code ", tile, ", more than exist");
+    (*out)[tile] = static_cast<uint8_t>(in[tile]);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TileFromProto(uint32_t tile, const std::string& what, uint8_t* out) {
+  if (tile >= kTileKinds) return Invalid(what, " holds tile ", tile, ", which does not exist");
+  *out = static_cast<uint8_t>(tile);
+  return absl::OkStatus();
+}
+
+template <typename SeatProto>
+absl::Status PublicSeatFromProto(const SeatProto& in, const std::string& who, SeatData* out) {
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(in.discard(), who + "discard pile", &out->discard));
+  GAVEL_RETURN_IF_ERROR(CardFromProto(in.displaced(), who + "displaced card", &out->displaced));
+  if (in.seals() > 255) return Invalid(who, "seal count ", in.seals(), " is out of range");
+  out->seals = static_cast<uint8_t>(in.seals());
+  if (in.prestige() < 0 || in.prestige() > 1000)
+    return Invalid(who, "prestige ", in.prestige(), " is out of range");
+  out->prestige = static_cast<int16_t>(in.prestige());
+  if (in.taken_cushion() < -1 || in.taken_cushion() >= kMaxParticipants)
+    return Invalid(who, "taken cushion ", in.taken_cushion(), " is out of range");
+  out->taken = static_cast<int8_t>(in.taken_cushion());
+  if (in.chains_size() != kColours) return Invalid(who, "board must have 5 chains");
+  for (int colour = 0; colour < kColours; ++colour) {
+    const auto& tiles = in.chains(colour).tiles();
+    if (tiles.size() > kChainLimit) return Invalid(who, "chain ", colour, " is longer than 3");
+    Chain& chain = out->chains[colour];
+    for (uint32_t tile : tiles)
+      GAVEL_RETURN_IF_ERROR(TileFromProto(tile, who + "chain", &chain.tiles[chain.size++]));
+  }
+  if (in.held_size() > kColumns) return Invalid(who, "holds more than 3 tiles");
+  for (uint32_t tile : in.held())
+    GAVEL_RETURN_IF_ERROR(TileFromProto(tile, who + "held tiles", &out->held[out->held_count++]));
+  return absl::OkStatus();
+}
+// One cushion's columns (full or taken) and the card lying there.
+absl::Status CushionFromProto(const v1::MoonlightCushion& shown, int cushion, Data* data) {
+  const std::string what = absl::StrCat("cushion ", cushion);
+  if (shown.columns_size() != kColumns) return Invalid(what, " must have 3 columns");
+  for (int column = 0; column < kColumns; ++column) {
+    const auto& tiles = shown.columns(column).tiles();
+    if (!tiles.empty() && tiles.size() != Rows(cushion))
+      return Invalid(what, " column ", column, " holds ", tiles.size(), " tiles, not ",
+                     Rows(cushion), " or 0");
+    for (int row = 0; row < tiles.size(); ++row)
+      GAVEL_RETURN_IF_ERROR(TileFromProto(tiles[row], what, &data->slots[cushion][column][row]));
+  }
+  if (shown.bid_seat() < -1 || shown.bid_seat() >= data->participants())
+    return Invalid(what, "'s card belongs to ", shown.bid_seat(), ", not a seat");
+  data->bids[cushion].seat = static_cast<int8_t>(shown.bid_seat());
+  return CardFromProto(shown.bid_card(), what + "'s card", &data->bids[cushion].card);
+}
+
+}  // namespace
+
+void CardsToProto(CardSet cards, RepeatedU32* out) {
+  for (int card = 1; card <= kCards; ++card)
+    if (cards & CardBit(card)) out->Add(card);
+}
+
+absl::Status CardsFromProto(const RepeatedU32& in, const std::string& what, CardSet* out) {
+  if (in.size() > kCards) return Invalid(what, " lists ", in.size(), " cards, more than exist");
+  CardSet cards = 0;
+  for (uint32_t card : in) {
+    if (card < 1 || card > kCards) return Invalid(what, " holds card ", card, ", which does not exist");
+    if (cards & CardBit(static_cast<int>(card))) return Invalid(what, " lists card ", card, " twice");
+    cards |= CardBit(static_cast<int>(card));
+  }
+  *out = cards;
+  return absl::OkStatus();
+}
+
+absl::Status CardFromProto(uint32_t card, const std::string& what, uint8_t* out) {
+  if (card > kCards) return Invalid(what, " is card ", card, ", which does not exist");
+  *out = static_cast<uint8_t>(card);
+  return absl::OkStatus();
+}
+
+void CountsToProto(const TileCounts& counts, RepeatedU32* out) {
+  for (uint8_t count : counts) out->Add(count);
+}
+
+void RulesToProto(const Data& data, v1::MoonlightRules* out) {
+  out->set_competition_ranking(data.competition);
+  out->set_unlimited_seals(data.unlimited_seals);
+  out->set_face_discard_value(data.face_discard);
+}
+
+void CushionsToProto(const Data& data,
+                     google::protobuf::RepeatedPtrField<v1::MoonlightCushion>* out) {
+  for (int cushion = 0; cushion < data.participants(); ++cushion) {
+    auto* shown = out->Add();
+    for (int column = 0; column < kColumns; ++column) {
+      auto* shown_column = shown->add_columns();
+      for (uint8_t tile : data.slots[cushion][column])
+        if (tile != kNoTile) shown_column->add_tiles(tile);
+    }
+    shown->set_bid_seat(data.bids[cushion].seat);
+    shown->set_bid_card(data.bids[cushion].card);
+  }
+}
+
+// The public part of a seat, written the same way into states and views.
+template <typename SeatProto>
+void PublicSeatToProto(const SeatData& holder, SeatProto* out) {
+  CardsToProto(holder.discard, out->mutable_discard());
+  out->set_displaced(holder.displaced);
+  out->set_seals(holder.seals);
+  out->set_prestige(holder.prestige);
+  out->set_taken_cushion(holder.taken);
+  for (const Chain& chain : holder.chains) {
+    auto* shown = out->add_chains();
+    for (uint8_t tile : Tiles(chain)) shown->add_tiles(tile);
+  }
+  for (int i = 0; i < holder.held_count; ++i) out->add_held(holder.held[i]);
+}
+
+template void PublicSeatToProto(const SeatData&, v1::MoonlightSeatState*);
+template void PublicSeatToProto(const SeatData&, v1::MoonlightSeatView*);
+
+// The fields a state and a view share.
+template <typename Proto>
+absl::Status DecodePublic(const Proto& in, Data* data) {
+  if (in.humans() < 1 || in.humans() > kMaxParticipants || in.bots() > 2)
+    return Invalid("humans ", in.humans(), " and bots ", in.bots(), " are out of range");
+  data->humans = static_cast<uint8_t>(in.humans());
+  data->bots = static_cast<uint8_t>(in.bots());
+  GAVEL_RETURN_IF_ERROR(CheckSeating(data->humans, data->bots));
+  const int n = data->participants();
+  data->competition = in.rules().competition_ranking();
+  data->unlimited_seals = in.rules().unlimited_seals();
+  data->face_discard = in.rules().face_discard_value();
+  if (in.phase() < v1::MOONLIGHT_PHASE_BID || in.phase() > v1::MOONLIGHT_PHASE_FINISHED)
+    return Invalid("phase ", static_cast<int>(in.phase()), " is not a phase");
+  data->phase = static_cast<Phase>(in.phase());
+  if (in.pass() > kPasses || in.round() >= kRounds)
+    return Invalid("pass ", in.pass(), " round ", in.round(), " is out of range");
+  data->pass = static_cast<uint8_t>(in.pass());
+  data->round = static_cast<uint8_t>(in.round());
+  if (in.coin_holder() < -1 || in.coin_holder() >= n)
+    return Invalid("the coin holder ", in.coin_holder(), " is not a seat");
+  data->coin_holder = static_cast<int8_t>(in.coin_holder());
+  if (in.seal_supply() > kSealTokens) return Invalid("the seal supply holds more than 29 seals");
+  data->seal_supply = static_cast<uint8_t>(in.seal_supply());
+  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.supply(), "the supply", &data->supply));
+  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.box(), "the box", &data->box));
+  if (in.cushions_size() != n) return Invalid("there must be ", n, " cushions, not ", in.cushions_size());
+  for (int cushion = 0; cushion < n; ++cushion)
+    GAVEL_RETURN_IF_ERROR(CushionFromProto(in.cushions(cushion), cushion, data));
+  if (in.seats_size() != n) return Invalid("there must be ", n, " seats, not ", in.seats_size());
+  for (int seat = 0; seat < n; ++seat)
+    GAVEL_RETURN_IF_ERROR(PublicSeatFromProto(in.seats(seat), absl::StrCat("seat ", seat, "'s "), &data->seats[seat]));
+  return absl::OkStatus();
+}
+
+template absl::Status DecodePublic(const v1::MoonlightState&, Data*);
+template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
+
+void MoonlightState::Serialize(v1::GameState* out) const {
+  Scratch<v1::MoonlightState> scratch;
+  v1::MoonlightState& proto = *scratch;
+  proto.set_humans(data_.humans);
+  proto.set_bots(data_.bots);
+  RulesToProto(data_, proto.mutable_rules());
+  proto.set_phase(static_cast<v1::MoonlightPhase>(data_.phase));
+  proto.set_pass(data_.pass);
+  proto.set_round(data_.round);
+  proto.set_turn(data_.turn);
+  proto.set_coin_holder(data_.coin_holder);
+  proto.set_seal_supply(data_.seal_supply);
+  CountsToProto(data_.supply, proto.mutable_supply());
+  CountsToProto(data_.box, proto.mutable_box());
+  CushionsToProto(data_, proto.mutable_cushions());
+  for (int seat = 0; seat < data_.participants(); ++seat) {
+    const SeatData& holder = data_.seats[seat];
+    auto* shown = proto.add_seats();
+    CardsToProto(holder.pile, shown->mutable_pile());
+    CardsToProto(holder.under, shown->mutable_under());
+    if (data_.IsBot(seat)) {
+      if (holder.hand) shown->set_next_card(std::countr_zero(static_cast<unsigned>(holder.hand)));
+    } else {
+      CardsToProto(holder.hand, shown->mutable_hand());
+    }
+    PublicSeatToProto(holder, shown);
+  }
+  proto.set_rng(data_.rng);
+  out->set_game("moonlight_market");
+  out->mutable_state()->PackFrom(proto);
+}
+namespace {
+
+// The hidden fields of one seat: pile, cards under it, hand, a bot's next card.
+absl::Status DecodeHiddenSeat(const v1::MoonlightSeatState& shown, const Data& data, int seat,
+                              SeatData* holder) {
+  const std::string who = absl::StrCat("seat ", seat, "'s ");
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.pile(), who + "pile", &holder->pile));
+  GAVEL_RETURN_IF_ERROR(
+      CardsFromProto(shown.under(), who + "cards under the pile", &holder->under));
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), who + "hand", &holder->hand));
+  uint8_t next = 0;
+  GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), who + "next card", &next));
+  if (data.IsBot(seat) ? holder->hand != 0 : next != 0)
+    return Invalid(who, data.IsBot(seat) ? "hand must be empty (a bot has none)"
+                                         : "next card is for bots only");
+  if (next) holder->hand = CardBit(next);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<State>> DecodeMoonlightState(const google::protobuf::Any& any) {
+  Scratch<v1::MoonlightState> scratch;  // arena-backed: no allocation per repeated field
+  v1::MoonlightState& in = *scratch;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the moonlight_market state"));
+  Data data;
+  GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
+  if (in.turn() < -1 || in.turn() >= data.participants())
+    return Invalid("the turn ", in.turn(), " is not a seat");
+  data.turn = static_cast<int8_t>(in.turn());
+  for (int seat = 0; seat < data.participants(); ++seat)
+    GAVEL_RETURN_IF_ERROR(DecodeHiddenSeat(in.seats(seat), data, seat, &data.seats[seat]));
+  data.rng = in.rng();
+  GAVEL_RETURN_IF_ERROR(Validate(data));
+  return std::unique_ptr<State>(std::make_unique<MoonlightState>(data));
+}
+
+absl::StatusOr<Move> DecodeMoonlightMove(const google::protobuf::Any& detail) {
+  v1::MoonlightMove in;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
+  if (in.has_bid()) {
+    if (in.bid().card() < 1 || in.bid().card() > kCards || in.bid().cushion() >= kMaxParticipants)
+      return Invalid("bid ", in.bid().card(), " on cushion ", in.bid().cushion(), " is out of range");
+    return BidMove(static_cast<int>(in.bid().card()), static_cast<int>(in.bid().cushion()));
+  }
+  if (in.has_hammer()) {
+    if (in.hammer().discard()) return HammerDiscardMove();
+    const int colour = in.hammer().colour() - 1;
+    if (colour < 0 || colour >= kColours || in.hammer().position() >= kChainLimit)
+      return Invalid("the hammer's target is out of range");
+    return HammerMove(colour, static_cast<int>(in.hammer().position()));
+  }
+  if (in.has_attach()) {
+    const int colour = in.attach().colour() - 1;
+    if (colour < 0 || colour >= kColours || in.attach().tile() > kWorthless)
+      return Invalid("attaching tile ", in.attach().tile(), " to colour ", colour + 1,
+                     " is out of range");
+    return AttachMove(static_cast<int>(in.attach().tile()), colour);
+  }
+  return Invalid("the move names no bid, hammer or attachment");
+}
+
+void MoonlightState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  v1::MoonlightMove proto;
+  if (IsBid(move)) {
+    proto.mutable_bid()->set_card(BidCard(move));
+    proto.mutable_bid()->set_cushion(BidCushion(move));
+  } else if (IsHammer(move)) {
+    auto* hammer = proto.mutable_hammer();
+    hammer->set_discard(move.id == kHammerDiscard);
+    if (move.id != kHammerDiscard) {
+      hammer->set_colour(ToColour(HammerColour(move)));
+      hammer->set_position(HammerPosition(move));
+    }
+  } else {
+    proto.mutable_attach()->set_tile(AttachTile(move));
+    proto.mutable_attach()->set_colour(ToColour(AttachColour(move)));
+  }
+  detail->PackFrom(proto);
+}
+
+}  // namespace gavel::moonlight_market

@@ -1,0 +1,52 @@
+#pragma once
+// Internal to engine/moonlight_market/: the conversions between Data and the wire messages
+// that the state codec, the view filter and the game object share. Not part of the API.
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "engine/moonlight_market/moonlight_market.h"
+#include "gavel/v1/moonlight_market.pb.h"
+
+namespace gavel::moonlight_market {
+
+using RepeatedU32 = google::protobuf::RepeatedField<uint32_t>;
+
+// INVALID_ARGUMENT with the game's prefix: every decoding and validation error.
+absl::Status Invalid(auto&&... parts) {
+  return absl::InvalidArgumentError(absl::StrCat("moonlight_market: ", parts...));
+}
+
+// Humans and bots form a legal seating (docs/rules/moonlight_market.md §2).
+absl::Status CheckSeating(int humans, int bots);
+
+void CardsToProto(CardSet cards, RepeatedU32* out);
+absl::Status CardsFromProto(const RepeatedU32& in, const std::string& what, CardSet* out);
+absl::Status CardFromProto(uint32_t card, const std::string& what, uint8_t* out);
+
+void RulesToProto(const Data& data, v1::MoonlightRules* out);
+void CountsToProto(const TileCounts& counts, RepeatedU32* out);
+void CushionsToProto(const Data& data,
+                     google::protobuf::RepeatedPtrField<v1::MoonlightCushion>* out);
+
+// The public part of a seat, written the same way into states and views
+// (instantiated for MoonlightSeatState and MoonlightSeatView).
+template <typename SeatProto>
+void PublicSeatToProto(const SeatData& holder, SeatProto* out);
+
+// The fields a state and a view share (instantiated for MoonlightState and MoonlightView).
+template <typename Proto>
+absl::Status DecodePublic(const Proto& in, Data* data);
+
+// Game entry points implemented beside the job they belong to.
+absl::StatusOr<std::unique_ptr<State>> DecodeMoonlightState(const google::protobuf::Any& any);
+absl::StatusOr<Move> DecodeMoonlightMove(const google::protobuf::Any& detail);
+absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,
+                                                         uint64_t seed);
+absl::Status FeaturizeMoonlight(const v1::View& view, std::span<const Move> moves, Features* out);
+
+}  // namespace gavel::moonlight_market
