@@ -171,7 +171,8 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
     GAVEL_RETURN_IF_ERROR(CushionFromProto(in.cushions(cushion), cushion, data));
   if (in.seats_size() != n) return Invalid("there must be ", n, " seats, not ", in.seats_size());
   for (int seat = 0; seat < n; ++seat)
-    GAVEL_RETURN_IF_ERROR(PublicSeatFromProto(in.seats(seat), absl::StrCat("seat ", seat, "'s "), &data->seats[seat]));
+    GAVEL_RETURN_IF_ERROR(PublicSeatFromProto(in.seats(seat), absl::StrCat("seat ", seat, "'s "),
+                                              &data->seats[seat]));
   return absl::OkStatus();
 }
 

@@ -4,7 +4,7 @@
 // deployment relies on (headless engine Service, gRPC probes, a grace period that covers
 // the shutdown delay plus the drain; the arena's gRPC probes and engine target, engine-client
 // labels on every pod that may call the engine, a run-and-exit tournament Job, TLS or an
-// explicit --insecure on every listener beyond loopback).
+// explicit --insecure on every listener beyond loopback, the arena's store on a claim).
 //
 //   (cd k8s/validate && npm ci) && node k8s/validate/validate.mjs
 import { readFileSync, readdirSync } from "node:fs";
@@ -68,7 +68,7 @@ function checkEngineClients(object, where) {
     }
     return;
   }
-  if (!["Deployment", "Job"].includes(object.kind)) return;
+  if (!["Deployment", "StatefulSet", "Job"].includes(object.kind)) return;
   if (!(name.startsWith("gavel-arena") || name.startsWith("gavel-bot") || name === "gavel-tournament")) return;
   const template = object.spec.template;
   if (template.metadata?.labels?.["gavel.dev/engine-client"] !== "true") {
@@ -84,7 +84,7 @@ function checkEngineClients(object, where) {
   }
   if (pod.securityContext?.runAsNonRoot !== true) failures.push(`${where}: ${name} must run as non-root`);
   const arena = pod.containers.find((container) => container.name === "arena");
-  if (object.kind === "Deployment" && name === "gavel-arena") {
+  if (object.kind === "StatefulSet" && name === "gavel-arena") {
     for (const probe of ["readinessProbe", "livenessProbe"]) {
       if (!arena?.[probe]?.grpc) failures.push(`${where}: the arena's ${probe} must be a gRPC probe`);
     }
@@ -106,6 +106,27 @@ function checkListeners(object, where) {
     if (!stringFlag(container.args, "tls_cert") && !(container.args || []).includes("--insecure")) {
       failures.push(`${where}: ${container.name} listens on ${listen} without --tls_cert or --insecure`);
     }
+  }
+}
+
+// The arena's store (mounted at /var/lib/gavel) must outlive its pod: a claim, never an
+// emptyDir, and the arena itself a StatefulSet whose claim template provides it.
+function checkStore(object, where) {
+  const pod = object.spec?.template?.spec ?? object.spec?.jobTemplate?.spec?.template?.spec;
+  if (!pod) return;
+  const volumes = new Map((pod.volumes || []).map((volume) => [volume.name, volume]));
+  const claims = new Set((object.spec?.volumeClaimTemplates || []).map((claim) => claim.metadata.name));
+  for (const container of [...(pod.initContainers || []), ...(pod.containers || [])]) {
+    for (const mount of container.volumeMounts || []) {
+      if (mount.mountPath !== "/var/lib/gavel") continue;
+      const volume = volumes.get(mount.name);
+      if (claims.has(mount.name) || volume?.persistentVolumeClaim) continue;
+      failures.push(`${where}: ${container.name} keeps the store on ${volume ? Object.keys(volume).filter((k) => k !== "name").join(",") : "nothing"}, not on a PersistentVolumeClaim`);
+    }
+  }
+  if (object.metadata.name === "gavel-arena" && object.kind !== "Service" && object.kind !== "ConfigMap" &&
+      object.kind !== "StatefulSet") {
+    failures.push(`${where}: the arena must be a StatefulSet (its store's claim follows the pod)`);
   }
 }
 
@@ -134,6 +155,7 @@ for (const file of manifests) {
     checkEngine(object, where);
     checkEngineClients(object, where);
     checkListeners(object, where);
+    checkStore(object, where);
     checked += 1;
   }
 }

@@ -4,6 +4,7 @@
 //   gavel-arena replay --db=arena.db --match=ID [--seat=N]   verify and print one match
 //   gavel-arena verify --db=arena.db                          verify every stored match
 //   gavel-arena standings --db=arena.db [--tournament_id=ID]  standings from the store
+//   gavel-arena backup --db=arena.db --to=copy.db             a consistent copy while it runs
 //   gavel-arena games                                         this build's games, comma-separated
 //
 // `serve` prints one readiness line, "listening on port N", on stdout (with --metrics_listen,
@@ -67,6 +68,7 @@ ABSL_FLAG(bool, progress, true, "show a progress bar on stderr");
 ABSL_FLAG(int64_t, match, 0, "replay: the match to show");
 ABSL_FLAG(int, seat, -1, "replay: show only the events this seat could see (-1: all)");
 ABSL_FLAG(int64_t, tournament_id, 0, "standings: one tournament (0: every stored match)");
+ABSL_FLAG(std::string, to, "", "backup: the file to write the copy to");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 namespace gavel::arena {
@@ -265,6 +267,18 @@ int RunTool(const std::string& command) {
     spdlog::error("{}", store.status().ToString());
     return 1;
   }
+  if (command == "backup") {
+    if (absl::GetFlag(FLAGS_to).empty()) {
+      spdlog::error("backup needs --to=FILE");
+      return 2;
+    }
+    if (absl::Status saved = (*store)->Backup(absl::GetFlag(FLAGS_to)); !saved.ok()) {
+      spdlog::error("{}", saved.ToString());
+      return 1;
+    }
+    std::printf("backed up %s to %s\n", absl::GetFlag(FLAGS_db).c_str(), absl::GetFlag(FLAGS_to).c_str());
+    return 0;
+  }
   if (command == "replay") return ShowReplay(**store);
   if (command == "verify") return VerifyAll(**store);
   return ShowStandings(**store);
@@ -276,7 +290,8 @@ int RunTool(const std::string& command) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "gavel arena: referee and tournaments for bots.\n"
-      "  gavel-arena [serve] [flags] | replay --db --match | verify --db | standings --db | games");
+      "  gavel-arena [serve] [flags] | replay --db --match | verify --db | standings --db |\n"
+      "  backup --db --to | games");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-arena"));  // stdout: readiness, results
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
@@ -287,7 +302,7 @@ int main(int argc, char** argv) {
     std::printf("%s\n", absl::StrJoin(games, ",").c_str());
     return 0;
   }
-  if (command == "replay" || command == "verify" || command == "standings")
+  if (command == "replay" || command == "verify" || command == "standings" || command == "backup")
     return gavel::arena::RunTool(command);
   spdlog::error("unknown command '{}'; see --help", command);
   return 2;

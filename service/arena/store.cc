@@ -1,5 +1,7 @@
 #include "service/arena/store.h"
 
+#include <cstdio>
+
 #include <sqlite3.h>
 
 #include "absl/strings/str_cat.h"
@@ -115,6 +117,36 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
 }
 
 Store::~Store() { sqlite3_close(db_); }
+
+absl::Status Store::Backup(const std::string& path) {
+  const std::string partial = path + ".partial";
+  std::remove(partial.c_str());
+  sqlite3* copy = nullptr;
+  if (sqlite3_open(partial.c_str(), &copy) != SQLITE_OK) {
+    const std::string message = copy ? sqlite3_errmsg(copy) : "out of memory";
+    sqlite3_close(copy);
+    return absl::UnavailableError(absl::StrCat("cannot create ", partial, ": ", message));
+  }
+  int result = SQLITE_ERROR;
+  {
+    std::lock_guard lock(mutex_);  // one step for the whole file: no write interleaves
+    sqlite3_backup* backup = sqlite3_backup_init(copy, "main", db_, "main");
+    if (backup != nullptr) {
+      sqlite3_backup_step(backup, -1);
+      sqlite3_backup_finish(backup);
+    }
+    result = sqlite3_errcode(copy);
+  }
+  const std::string message = sqlite3_errmsg(copy);
+  sqlite3_close(copy);
+  if (result != SQLITE_OK) {
+    std::remove(partial.c_str());
+    return absl::InternalError(absl::StrCat("backup to ", path, " failed: ", message));
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0)
+    return absl::InternalError(absl::StrCat("cannot move the backup to ", path));
+  return absl::OkStatus();
+}
 
 absl::Status Store::Exec(const std::string& sql) {
   char* error = nullptr;

@@ -71,6 +71,11 @@ class Store {
   absl::StatusOr<std::map<RatingKey, Rating>> LoadRatings();
   absl::Status SaveRatings(const std::map<RatingKey, Rating>& ratings);
 
+  // A consistent copy of the whole store at `path`, taken with SQLite's online backup API
+  // while the store stays in use; written to a temporary file beside `path` and renamed
+  // into place, so `path` is never a half-written copy.
+  absl::Status Backup(const std::string& path);
+
  private:
   explicit Store(sqlite3* db) : db_(db) {}
   absl::Status Exec(const std::string& sql);

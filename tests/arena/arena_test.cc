@@ -645,6 +645,57 @@ class FlakyEngine final : public EngineBackend {
   std::atomic<int> applies_{0};
 };
 
+// A backup taken while a tournament writes to the store is a consistent store: it opens,
+// every match in it replays, and it holds the matches finished before it was taken. The
+// command-line tool makes the same copy, and `verify` passes on it.
+TEST(ArenaTest, BackupIsAConsistentCopyWhileTheStoreIsInUse) {
+  const TempDb temp_db("backup_source"), backup_db("backup_copy"), tool_db("backup_tool");
+  auto store = OpenStore(temp_db.path);
+  auto engine = MakeEngineBackend("inprocess");
+  BotHub hub(BotHubOptions{});
+  // No bot connects and no strikes are allowed: the fallback plays every seat.
+  Referee referee(engine.get(), &hub, store.get(), RefereeOptions{1000, 10000, 0});
+  std::vector<v1::Hello> bots(2);
+  bots[0].set_name("a");
+  bots[1].set_name("b");
+  for (v1::Hello& bot : bots) bot.add_games(TestGame().name());
+  TournamentOptions options;
+  options.games = {TestGame().name()};
+  options.deals = 20;
+  options.concurrency = 2;
+  options.progress = false;
+  const std::atomic<bool> stop{false};
+  std::atomic<bool> finished{false};
+  std::thread tournament([&] {
+    EXPECT_TRUE(RunTournament(options, bots, referee, *store, stop).ok());
+    finished = true;
+  });
+  // Back up once some matches are stored, while the others are still being played.
+  const auto stored = [&] { return store->FinishedMatches().value_or(std::vector<int64_t>{}).size(); };
+  while (!finished && stored() < 4) std::this_thread::yield();
+  ASSERT_TRUE(store->Backup(backup_db.path).ok());
+  tournament.join();
+
+  auto copy = OpenStore(backup_db.path);
+  const std::vector<MatchRecord> copied = StoredMatches(*copy);
+  const std::vector<MatchRecord> all = StoredMatches(*store);
+  EXPECT_GE(copied.size(), 4u);
+  EXPECT_LE(copied.size(), all.size());
+  ExpectEveryReplayVerifies(copied);
+  for (size_t i = 0; i < copied.size(); ++i) {
+    EXPECT_EQ(copied[i].id, all[i].id);
+    EXPECT_EQ(copied[i].moves.size(), all[i].moves.size());
+  }
+
+  ChildProcess backup = Start({GAVEL_ARENA_BINARY, "backup", "--db=" + temp_db.path, "--to=" + tool_db.path});
+  EXPECT_EQ(backup.Wait(kWaitMs).value_or(-1), 0);
+  ChildProcess verify = Start({GAVEL_ARENA_BINARY, "verify", "--db=" + tool_db.path});
+  auto verified = verify.WaitForLine("verified ", kWaitMs);
+  ASSERT_TRUE(verified.ok()) << verified.status();
+  EXPECT_EQ(*verified, absl::StrCat("verified ", all.size(), " matches, 0 failed"));
+  EXPECT_EQ(verify.Wait(kWaitMs).value_or(-1), 0);
+}
+
 // An engine failure during a match is no bot's fault: the match is abandoned and played
 // again from the start, and the tournament still finishes every match.
 TEST(ArenaTest, AMatchTheEngineFailsDuringIsPlayedAgainFromTheStart) {

@@ -334,7 +334,7 @@ TEST(MoonlightRules, DirkPlacesTilesByTheProcedure) {  // vector 8
   EXPECT_EQ(state->data().seats[dirk].held_count, 0);
 }
 
-TEST(MoonlightRules, BotDoublersGoLastAndHammersAreBoxed) {  // rules §9.2
+TEST(MoonlightRules, BotDoublersGoLastAndHammersAreBoxed) {  // docs/rules/moonlight_market.md §9.2
   auto state = NewMoonlight(2, 3);
   Data& data = state->mutable_data();
   const int dirk = 2;
@@ -383,7 +383,7 @@ TEST(MoonlightRules, DoubledDiscardInBothModes) {  // vector 10
   }
 }
 
-TEST(MoonlightRules, SealGainFromAnEmptySupplyIsLost) {  // rules §6.6
+TEST(MoonlightRules, SealGainFromAnEmptySupplyIsLost) {  // docs/rules/moonlight_market.md §6.6
   for (const char* supply : {"finite", "unlimited"}) {
     auto state = NewMoonlight(3, 7, {{"seal_supply", supply}});
     Data& data = state->mutable_data();
@@ -415,7 +415,7 @@ TEST(MoonlightRules, HammerFirst) {  // vector 11
   EXPECT_EQ(ChainValue(Tiles(red)), 30);
 }
 
-TEST(MoonlightRules, HammerListsIdenticalTilesOnce) {  // rules §6.3.2
+TEST(MoonlightRules, HammerListsIdenticalTilesOnce) {  // docs/rules/moonlight_market.md §6.3.2
   auto state = BiddingTable();
   for (Move move : {BidMove(9, 2), BidMove(6, 0), BidMove(12, 2), BidMove(9, 0), BidMove(6, 1)})
     ASSERT_TRUE(state->Apply(move).ok());
