@@ -15,9 +15,7 @@ absl::Status FeaturizeCarat(const v1::View& view, std::span<const Move> moves, F
 
 namespace {
 
-absl::Status Invalid(auto&&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("carat: ", parts...));
-}
+absl::Status Invalid(const auto&... parts) { return InvalidInput("carat", parts...); }
 
 // An upper bound on a seat's points: every chip's value times the largest multiplier.
 constexpr int kMaxScore = 145 * 4;

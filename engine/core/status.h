@@ -21,3 +21,16 @@
   auto statusor = (expr);                                 \
   if (!statusor.ok()) return std::move(statusor).status(); \
   lhs = std::move(statusor).value()
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
+namespace gavel {
+
+// INVALID_ARGUMENT prefixed with the game's name: the one shape of every game's decoding and
+// validation errors, so a client always sees which game refused its input and why.
+absl::Status InvalidInput(absl::string_view game, const auto&... parts) {
+  return absl::InvalidArgumentError(absl::StrCat(game, ": ", parts...));
+}
+
+}  // namespace gavel

@@ -15,9 +15,7 @@ absl::Status FeaturizeMercado(const v1::View& view, std::span<const Move> moves,
 
 namespace {
 
-absl::Status Invalid(auto&&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("mercado: ", parts...));
-}
+absl::Status Invalid(const auto&... parts) { return InvalidInput("mercado", parts...); }
 
 constexpr uint32_t kAllItems = (uint32_t{1} << kItems) - 1;
 constexpr uint32_t kAllPerfumes = (uint32_t{1} << kPerfumes) - 1;

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/status.h"
 #include "engine/moonlight_market/moonlight_market.h"
 #include "gavel/v1/moonlight_market.pb.h"
 
@@ -17,9 +18,7 @@ namespace gavel::moonlight_market {
 using RepeatedU32 = google::protobuf::RepeatedField<uint32_t>;
 
 // INVALID_ARGUMENT with the game's prefix: every decoding and validation error.
-absl::Status Invalid(auto&&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("moonlight_market: ", parts...));
-}
+absl::Status Invalid(const auto&... parts) { return InvalidInput("moonlight_market", parts...); }
 
 // Humans and bots form a legal seating (docs/rules/moonlight_market.md §2).
 absl::Status CheckSeating(int humans, int bots);

@@ -19,9 +19,7 @@ absl::Status FeaturizeMorgenland(const v1::View& view, std::span<const Move> mov
 
 namespace {
 
-absl::Status Invalid(auto&&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("morgenland: ", parts...));
-}
+absl::Status Invalid(const auto&... parts) { return InvalidInput("morgenland", parts...); }
 
 constexpr uint32_t kAllSpells = (1u << kSpells) - 1;
 

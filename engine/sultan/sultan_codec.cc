@@ -15,9 +15,7 @@ absl::Status FeaturizeSultan(const v1::View& view, std::span<const Move> moves, 
 
 namespace {
 
-absl::Status Invalid(auto&&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("sultan: ", parts...));
-}
+absl::Status Invalid(const auto&... parts) { return InvalidInput("sultan", parts...); }
 
 void ToProto(const Counts& counts, v1::JewelCounts* out) {
   out->set_white(counts[kWhite]);
