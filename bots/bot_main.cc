@@ -2,9 +2,11 @@
 //
 //   gavel-bot --policy=random|dirk|ismcts|learned --name=NAME --arena=host:port [--seed=N]
 //             [--games=a,b] [--iterations=N | --time_ms=T] [--weights=FOLDER]
+//             [--tls | --tls_ca=ca.pem] [--token_file=bot.token]
 //
 // Logs go to stderr. SIGTERM or SIGINT ends it cleanly.
 #include <csignal>
+#include <fstream>
 #include <thread>
 
 #include "absl/flags/flag.h"
@@ -17,6 +19,8 @@
 #include "bots/learned_policy.h"
 #include "bots/random_policy.h"
 #include "engine/core/registry.h"
+#include "engine/core/status.h"
+#include "service/tls.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
@@ -32,6 +36,11 @@ ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
 ABSL_FLAG(double, time_ms, 0, "ismcts: search time per move in ms (> 0 overrides --iterations)");
 ABSL_FLAG(std::string, weights, "weights",
           "learned: the folder of <game>-<players>p.gmlp weights files");
+ABSL_FLAG(bool, tls, false, "TLS to the arena, trusting the system's roots");
+ABSL_FLAG(std::string, tls_ca, "", "TLS to the arena, trusting this PEM CA (implies --tls)");
+ABSL_FLAG(std::string, token_file, "",
+          "a file holding the bot account's token (from gavel-arena accounts add)");
+ABSL_FLAG(bool, insecure, false, "allow sending the token in plaintext to an arena beyond loopback");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 namespace {
@@ -62,6 +71,26 @@ absl::StatusOr<std::unique_ptr<gavel::bots::Policy>> MakePolicy(const std::strin
   return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts or learned)");
 }
 
+// The token is read from a file (never a flag: flags show in process listings) and must not
+// travel in plaintext beyond loopback unless --insecure says so.
+absl::Status ConfigureConnection(gavel::bots::BotOptions& options) {
+  const gavel::service::ClientTls tls{
+      .enabled = absl::GetFlag(FLAGS_tls) || !absl::GetFlag(FLAGS_tls_ca).empty(),
+      .ca_file = absl::GetFlag(FLAGS_tls_ca)};
+  if (tls.enabled) {
+    GAVEL_ASSIGN_OR_RETURN(options.credentials, gavel::service::ChannelCredentials(tls));
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_token_file); !path.empty()) {
+    std::ifstream file(path);
+    if (!(file >> options.token)) return absl::NotFoundError("cannot read a token from " + path);
+  }
+  if (!options.token.empty() && !tls.enabled && !absl::GetFlag(FLAGS_insecure) &&
+      !gavel::service::IsLoopback(options.arena))
+    return absl::FailedPreconditionError(
+        "refusing to send the token in plaintext to " + options.arena + ": use --tls or --tls_ca");
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,11 +112,21 @@ int main(int argc, char** argv) {
   options.arena = absl::GetFlag(FLAGS_arena);
   options.name = absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name);
   options.version = absl::GetFlag(FLAGS_version);
+  if (absl::Status connection = ConfigureConnection(options); !connection.ok()) {
+    spdlog::error("{}", connection.ToString());
+    return 2;
+  }
   gavel::bots::BotClient client(options, *policy);
-  std::thread player([&] { client.Run(); });
+  std::atomic<int> exit_code{0};
+  std::thread player([&] {
+    if (!client.Run().ok()) {
+      exit_code = 1;
+      kill(getpid(), SIGTERM);  // refused for good: end the process
+    }
+  });
   signals.Wait();
   client.Stop();
   player.join();
   spdlog::info("{}: stopped after {} turns", options.name, client.turns_answered());
-  return 0;
+  return exit_code;
 }

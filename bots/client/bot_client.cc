@@ -12,17 +12,34 @@ BotClient::BotClient(BotOptions options, Policy& policy)
   arguments.SetMaxReceiveMessageSize(options_.max_message_bytes);
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, options_.min_backoff_ms);
   arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, options_.max_backoff_ms);
-  channel_ = grpc::CreateCustomChannel(options_.arena, grpc::InsecureChannelCredentials(),
-                                       arguments);
+  channel_ = grpc::CreateCustomChannel(
+      options_.arena,
+      options_.credentials ? options_.credentials : grpc::InsecureChannelCredentials(), arguments);
   stub_ = v1::Arena::NewStub(channel_);
 }
 
-void BotClient::Run() {
+namespace {
+
+// Refusals that reconnecting cannot cure (and, for a replaced connection, must not fight).
+bool Final(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::UNAUTHENTICATED ||
+         status.error_code() == grpc::StatusCode::PERMISSION_DENIED ||
+         status.error_code() == grpc::StatusCode::ABORTED;
+}
+
+}  // namespace
+
+grpc::Status BotClient::Run() {
   int backoff_ms = options_.min_backoff_ms;
   while (!stopped_) {
     bool welcomed = false;
     const grpc::Status status = PlayOnce(&welcomed);
     if (stopped_) break;
+    if (Final(status)) {
+      spdlog::error("{}: refused by the arena ({}: {}); not reconnecting", options_.name,
+                    static_cast<int>(status.error_code()), status.error_message());
+      return status;
+    }
     if (welcomed) backoff_ms = options_.min_backoff_ms;
     spdlog::warn("{}: stream ended ({}: {}); reconnecting in {} ms", options_.name,
                  static_cast<int>(status.error_code()), status.error_message(), backoff_ms);
@@ -30,6 +47,7 @@ void BotClient::Run() {
     wake_.wait_for(lock, std::chrono::milliseconds(backoff_ms), [&] { return stopped_.load(); });
     backoff_ms = std::min(backoff_ms * 2, options_.max_backoff_ms);
   }
+  return grpc::Status::OK;
 }
 
 void BotClient::Stop() {
@@ -42,6 +60,7 @@ void BotClient::Stop() {
 grpc::Status BotClient::PlayOnce(bool* welcomed) {
   grpc::ClientContext context;
   context.set_wait_for_ready(true);  // ride out an arena that is not up yet
+  if (!options_.token.empty()) context.AddMetadata("authorization", "Bearer " + options_.token);
   {
     std::lock_guard lock(mutex_);
     if (stopped_) return grpc::Status::CANCELLED;

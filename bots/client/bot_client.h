@@ -21,14 +21,22 @@ struct BotOptions {
   int min_backoff_ms = 100;
   int max_backoff_ms = 5000;
   int max_message_bytes = 4 << 20;
+  // How to reach the arena: null for plaintext (loopback), else e.g. TLS credentials.
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  // The bot account's token, sent as `authorization: Bearer <token>` (empty: none, for an
+  // arena with open registration).
+  std::string token;
 };
 
 class BotClient {
  public:
   BotClient(BotOptions options, Policy& policy);
 
-  // Plays until Stop(): connects, answers turns, reconnects after a lost stream.
-  void Run();
+  // Plays until Stop(): connects, answers turns, reconnects after a lost stream. Gives up,
+  // returning why, when the arena refuses the bot for good: an unknown or revoked token
+  // (UNAUTHENTICATED), a name of another account (PERMISSION_DENIED), or a newer connection
+  // of the same account that took its place (ABORTED). OK after Stop().
+  grpc::Status Run();
   // Ends Run() from any thread.
   void Stop();
   // Called with every match result (optional).

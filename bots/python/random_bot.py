@@ -8,6 +8,9 @@ ends. SIGTERM or SIGINT ends it.
 
     /usr/bin/python3 bots/python/random_bot.py --arena 127.0.0.1:50061 --name py-random \\
         --games sultan,carat
+
+Beyond loopback, pass --tls (the system's roots) or --tls-ca ca.pem, and the bot account's
+token with --token-file (sent as `authorization: Bearer <token>`).
 """
 import argparse
 import os
@@ -29,6 +32,25 @@ def generate_stubs(proto_dir, out_dir):
     sys.path.insert(0, out_dir)
 
 
+# Refusals that reconnecting cannot cure: a bad token, another account's name, or a newer
+# connection of the same account that took this one's place.
+FINAL = set()
+
+
+def make_channel(grpc, args):
+    FINAL.update({grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
+                  grpc.StatusCode.ABORTED})
+    if not (args.tls or args.tls_ca):
+        return grpc.insecure_channel(args.arena)
+    roots = open(args.tls_ca, "rb").read() if args.tls_ca else None
+    return grpc.secure_channel(args.arena, grpc.ssl_channel_credentials(root_certificates=roots))
+
+
+def is_loopback(target):
+    host = target.rsplit(":", 1)[0].strip("[]")
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
 class RandomBot:
     def __init__(self, args):
         import grpc
@@ -36,10 +58,12 @@ class RandomBot:
         self.grpc, self.pb = grpc, arena_pb2
         self.args = args
         self.rng = random.Random(args.seed)
-        self.stub = arena_pb2_grpc.ArenaStub(grpc.insecure_channel(args.arena))
+        self.stub = arena_pb2_grpc.ArenaStub(make_channel(grpc, args))
+        self.metadata = [("authorization", "Bearer " + args.token)] if args.token else []
         self.stopped = threading.Event()
         self.call = None
         self.turns = 0
+        self.failed = False
 
     def messages(self, outbox):
         """The upstream: the hello, then every queued reply; None ends it."""
@@ -53,7 +77,8 @@ class RandomBot:
 
     def play_once(self):
         outbox = queue.Queue()
-        self.call = self.stub.Play(self.messages(outbox), wait_for_ready=True)
+        self.call = self.stub.Play(self.messages(outbox), wait_for_ready=True,
+                                   metadata=self.metadata)
         try:
             for message in self.call:
                 kind = message.WhichOneof("kind")
@@ -76,6 +101,11 @@ class RandomBot:
             except self.grpc.RpcError as error:
                 if self.stopped.is_set():
                     break
+                if error.code() in FINAL:
+                    print(f"{self.args.name}: refused ({error.code()}: {error.details()}); "
+                          "not reconnecting", file=sys.stderr)
+                    self.failed = True
+                    break
                 print(f"{self.args.name}: stream ended ({error.code()}); retrying in {backoff:.1f} s",
                       file=sys.stderr)
             self.stopped.wait(backoff)
@@ -95,7 +125,15 @@ def main():
     parser.add_argument("--games", default="sultan", help="comma-separated games to play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--proto", default=os.path.join(here, "..", "..", "proto"))
+    parser.add_argument("--tls", action="store_true", help="TLS, trusting the system's roots")
+    parser.add_argument("--tls-ca", help="TLS, trusting this PEM CA")
+    parser.add_argument("--token-file", help="the bot account's token")
+    parser.add_argument("--insecure", action="store_true",
+                        help="allow sending the token in plaintext beyond loopback")
     args = parser.parse_args()
+    args.token = open(args.token_file).read().strip() if args.token_file else ""
+    if args.token and not (args.tls or args.tls_ca or args.insecure or is_loopback(args.arena)):
+        parser.error(f"refusing to send the token in plaintext to {args.arena}: use --tls or --tls-ca")
     with tempfile.TemporaryDirectory() as out_dir:
         generate_stubs(args.proto, out_dir)
         bot = RandomBot(args)
@@ -106,6 +144,7 @@ def main():
         while worker.is_alive():
             worker.join(0.2)  # keeps the main thread free for signal handlers
         print(f"{args.name}: stopped after {bot.turns} turns", file=sys.stderr)
+    sys.exit(1 if bot.failed else 0)
 
 
 if __name__ == "__main__":

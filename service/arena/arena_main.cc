@@ -6,6 +6,9 @@
 //   gavel-arena standings --db=arena.db [--tournament_id=ID]  standings from the store
 //   gavel-arena backup --db=arena.db --to=copy.db             a consistent copy while it runs
 //   gavel-arena games                                         this build's games, comma-separated
+//   gavel-arena accounts add|rotate|revoke NAME --db=arena.db  bot accounts (add and rotate
+//                                                              print the new token once)
+//   gavel-arena accounts list --db=arena.db
 //
 // `serve` prints one readiness line, "listening on port N", on stdout (with --metrics_listen,
 // "metrics on port N" before it); logs go to stderr.
@@ -14,6 +17,7 @@
 // taking new matches, ends the bot streams and exits when the matches in play are done.
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "absl/flags/flag.h"
@@ -21,6 +25,9 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+#include "service/arena/accounts.h"
+#include "service/tls.h"
 #include "engine/core/registry.h"
 #include "grpcpp/grpcpp.h"
 #include "service/arena/arena_metrics.h"
@@ -51,6 +58,12 @@ ABSL_FLAG(int, max_strikes, 3, "faults after which the fallback plays a seat to 
 ABSL_FLAG(int, max_message_bytes, 64 << 10, "largest message a bot may send");
 ABSL_FLAG(int, max_bots, 64, "bots connected at once");
 ABSL_FLAG(int, max_queued_messages, 64, "messages queued for a bot that is not reading");
+ABSL_FLAG(std::optional<bool>, open_registration, std::nullopt,
+          "admit bots without a token under any name no account owns (default: only when "
+          "--listen is a loopback address)");
+ABSL_FLAG(double, bot_messages_per_s, 500, "messages a bot may send per second; more ends its stream");
+ABSL_FLAG(double, failed_logins_per_minute, 12,
+          "failed token checks an address may make per minute (after a burst of 5)");
 ABSL_FLAG(std::string, metrics_listen, "",
           "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
 ABSL_FLAG(int, match_attempts, 3,
@@ -130,6 +143,14 @@ int Serve() {
   hub_options.move_ms = absl::GetFlag(FLAGS_move_ms);
   hub_options.bank_ms = absl::GetFlag(FLAGS_bank_ms);
   hub_options.arena_version = GAVEL_VERSION;
+  AccountBook accounts(store->get());
+  hub_options.accounts = &accounts;
+  hub_options.open_registration = absl::GetFlag(FLAGS_open_registration)
+                                      .value_or(service::IsLoopback(absl::GetFlag(FLAGS_listen)));
+  hub_options.messages_per_s = absl::GetFlag(FLAGS_bot_messages_per_s);
+  hub_options.message_burst = 2 * hub_options.messages_per_s;
+  hub_options.failed_logins.per_second = absl::GetFlag(FLAGS_failed_logins_per_minute) / 60;
+  if (!hub_options.open_registration) spdlog::info("bots need an account token");
   BotHub hub(hub_options);
   hub.OnJoin([&](const v1::Hello& hello) {
     if (absl::Status saved = (*store)->SaveBot(hello.name(), hello.version()); !saved.ok())
@@ -261,7 +282,54 @@ int ShowStandings(Store& store) {
   return 0;
 }
 
-int RunTool(const std::string& command) {
+std::string FormatTime(int64_t unix_seconds) {
+  return unix_seconds ? absl::FormatTime("%Y-%m-%d %H:%M:%S", absl::FromUnixSeconds(unix_seconds),
+                                         absl::UTCTimeZone())
+                      : "-";
+}
+
+// `accounts add|rotate|revoke NAME` and `accounts list`. A token goes to stdout alone, so
+// `gavel-arena accounts add NAME > NAME.token` keeps it out of terminals and logs.
+int ManageAccounts(Store& store, const std::vector<char*>& arguments) {
+  AccountBook accounts(&store);
+  const std::string verb = arguments.size() > 2 ? arguments[2] : "list";
+  if (verb == "list" && arguments.size() <= 3) {
+    auto list = accounts.List();
+    if (!list.ok()) {
+      spdlog::error("{}", list.status().ToString());
+      return 1;
+    }
+    std::printf("%-24s %-20s %-20s %s\n", "account", "created", "token set", "status");
+    for (const Account& account : *list)
+      std::printf("%-24s %-20s %-20s %s\n", account.name.c_str(), FormatTime(account.created).c_str(),
+                  FormatTime(account.token_set).c_str(),
+                  account.revoked ? ("revoked " + FormatTime(account.revoked)).c_str() : "active");
+    return 0;
+  }
+  if (arguments.size() != 4 || (verb != "add" && verb != "rotate" && verb != "revoke")) {
+    spdlog::error("usage: gavel-arena accounts add|rotate|revoke NAME | list");
+    return 2;
+  }
+  const std::string name = arguments[3];
+  if (verb == "revoke") {
+    if (absl::Status revoked = accounts.Revoke(name); !revoked.ok()) {
+      spdlog::error("{}", revoked.ToString());
+      return 1;
+    }
+    spdlog::info("account {} revoked: its token is refused from its next connection", name);
+    return 0;
+  }
+  auto token = verb == "add" ? accounts.Add(name) : accounts.Rotate(name);
+  if (!token.ok()) {
+    spdlog::error("{}", token.status().ToString());
+    return 1;
+  }
+  spdlog::info("the token of account {} (shown once; the arena keeps only its hash):", name);
+  std::printf("%s\n", token->c_str());
+  return 0;
+}
+
+int RunTool(const std::string& command, const std::vector<char*>& arguments) {
   auto store = Store::Open(absl::GetFlag(FLAGS_db));
   if (!store.ok()) {
     spdlog::error("{}", store.status().ToString());
@@ -279,6 +347,7 @@ int RunTool(const std::string& command) {
     std::printf("backed up %s to %s\n", absl::GetFlag(FLAGS_db).c_str(), absl::GetFlag(FLAGS_to).c_str());
     return 0;
   }
+  if (command == "accounts") return ManageAccounts(**store, arguments);
   if (command == "replay") return ShowReplay(**store);
   if (command == "verify") return VerifyAll(**store);
   return ShowStandings(**store);
@@ -291,7 +360,7 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "gavel arena: referee and tournaments for bots.\n"
       "  gavel-arena [serve] [flags] | replay --db --match | verify --db | standings --db |\n"
-      "  backup --db --to | games");
+      "  backup --db --to | accounts add|rotate|revoke NAME --db | accounts list --db | games");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-arena"));  // stdout: readiness, results
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
@@ -302,8 +371,9 @@ int main(int argc, char** argv) {
     std::printf("%s\n", absl::StrJoin(games, ",").c_str());
     return 0;
   }
-  if (command == "replay" || command == "verify" || command == "standings" || command == "backup")
-    return gavel::arena::RunTool(command);
+  if (command == "replay" || command == "verify" || command == "standings" || command == "backup" ||
+      command == "accounts")
+    return gavel::arena::RunTool(command, positional);
   spdlog::error("unknown command '{}'; see --help", command);
   return 2;
 }

@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "grpcpp/support/proto_buffer_reader.h"
+#include "service/grpc_status.h"
 #include "grpcpp/support/proto_buffer_writer.h"
 #include "spdlog/spdlog.h"
 
@@ -10,14 +11,6 @@ namespace gavel::arena {
 namespace {
 
 constexpr int kMaxGamesInHello = 64;
-
-bool ValidName(const std::string& name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name)
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
-      return false;
-  return true;
-}
 
 bool Parse(grpc::ByteBuffer& buffer, v1::BotMessage* message) {
   return grpc::GenericDeserialize<grpc::ProtoBufferReader, v1::BotMessage>(&buffer, message).ok();
@@ -28,8 +21,18 @@ bool Parse(grpc::ByteBuffer& buffer, v1::BotMessage* message) {
 BotConnection::BotConnection(BotHub* hub, size_t max_queued_messages)
     : hub_(hub), max_queued_messages_(max_queued_messages) {}
 
-void BotConnection::Start() {
+void BotConnection::Start(absl::StatusOr<std::string> account) {
   self_ = shared_from_this();
+  if (!account.ok()) {
+    finish_status_ = service::ToGrpcStatus(account.status());
+    std::unique_lock lock(mutex_);
+    closed_ = true;
+    FinishIfIdle(lock);
+    return;
+  }
+  account_ = std::move(*account);
+  const BotHubOptions& options = hub_->options();
+  messages_.emplace(options.messages_per_s, options.message_burst, std::chrono::steady_clock::now());
   StartRead(&incoming_);
 }
 
@@ -107,6 +110,15 @@ void BotConnection::OnReadDone(bool ok) {
     Close();
     return;
   }
+  if (!messages_->Take(std::chrono::steady_clock::now())) {
+    spdlog::warn("bot {}: over {} messages per second; disconnected", name(), hub_->options().messages_per_s);
+    {
+      std::lock_guard lock(mutex_);
+      finish_status_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "too many messages per second");
+    }
+    Close();
+    return;
+  }
   v1::BotMessage message;
   if (!Parse(incoming_, &message)) {
     if (!greeted_) {
@@ -133,17 +145,20 @@ void BotConnection::HandleHello(const v1::BotMessage& message) {
   grpc::Status status;
   if (!message.has_hello()) {
     status = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "the first message must be a hello");
-  } else if (!ValidName(message.hello().name())) {
+  } else if (!ValidBotName(message.hello().name())) {
     status = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                           "a bot name is 1-64 characters of A-Z a-z 0-9 _ . -");
   } else if (message.hello().games_size() > kMaxGamesInHello) {
     status = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "too many games in the hello");
-  } else {
+  } else if (status = CheckHello(message.hello()); status.ok()) {
     hello_ = message.hello();
     status = hub_->Join(shared_from_this());
   }
   if (!status.ok()) {
-    finish_status_ = status;
+    {
+      std::lock_guard lock(mutex_);
+      finish_status_ = status;
+    }
     Close();
     return;
   }
@@ -156,6 +171,23 @@ void BotConnection::HandleHello(const v1::BotMessage& message) {
   for (const std::string& game : hello_.games())
     if (options.games.count(game)) welcome.mutable_welcome()->add_games(game);
   Send(welcome);
+}
+
+// A bot with a token plays under its account's name only; a bot without one (open
+// registration) under any name that no account owns.
+grpc::Status BotConnection::CheckHello(const v1::Hello& hello) const {
+  if (!account_.empty()) {
+    if (hello.name() == account_) return grpc::Status::OK;
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        absl::StrCat("this token plays as '", account_, "', not '", hello.name(), "'"));
+  }
+  AccountBook* accounts = hub_->options().accounts;
+  if (!accounts) return grpc::Status::OK;
+  absl::StatusOr<bool> owned = accounts->Owned(hello.name());
+  if (!owned.ok()) return service::ToGrpcStatus(owned.status());
+  if (!*owned) return grpc::Status::OK;
+  return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                      absl::StrCat("the name '", hello.name(), "' belongs to an account: send its token"));
 }
 
 void BotConnection::HandleReply(const v1::MoveReply& reply) {
@@ -205,6 +237,16 @@ void BotConnection::FinishIfIdle(std::unique_lock<std::mutex>& lock) {
   lock.lock();
 }
 
+void BotConnection::Evict(grpc::Status status) {
+  {
+    std::unique_lock lock(mutex_);
+    finish_status_ = std::move(status);
+    closed_ = true;
+    FinishIfIdle(lock);
+  }
+  FailPending(v1::MOVE_STATUS_DISCONNECTED);
+}
+
 void BotConnection::OnDone() {
   {
     std::lock_guard lock(mutex_);
@@ -214,15 +256,26 @@ void BotConnection::OnDone() {
   self_.reset();  // may destroy this object
 }
 
+// A second connection of an account replaces the first (a restarted bot need not wait for
+// the arena to notice that its old connection is dead; only the token's holder can do it).
+// Without accounts the name is first come, first served.
 grpc::Status BotHub::Join(std::shared_ptr<BotConnection> bot) {
+  std::shared_ptr<BotConnection> replaced;
   {
     std::lock_guard lock(mutex_);
-    if (bots_.count(bot->name()))
+    auto it = bots_.find(bot->name());
+    if (it != bots_.end() && bot->account().empty())
       return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
                           absl::StrCat("a bot named '", bot->name(), "' is already connected"));
-    if (bots_.size() >= options_.max_bots)
+    if (it == bots_.end() && bots_.size() >= options_.max_bots)
       return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "the arena is full");
+    if (it != bots_.end()) replaced = std::move(it->second);
     bots_[bot->name()] = bot;
+  }
+  if (replaced) {
+    spdlog::info("bot {}: a new connection of the account replaces the old one", bot->name());
+    replaced->Evict(grpc::Status(grpc::StatusCode::ABORTED,
+                                 "replaced by a newer connection of the same account"));
   }
   spdlog::info("bot {} {} joined", bot->name(), bot->hello().version());
   if (on_join_) on_join_(bot->hello());
@@ -259,10 +312,33 @@ bool BotHub::WaitForBots(size_t count, std::chrono::steady_clock::duration timeo
   return changed_.wait_for(lock, timeout, [&] { return bots_.size() >= count; });
 }
 
+absl::StatusOr<std::string> BotHub::Admit(const grpc::CallbackServerContext& context) {
+  const std::string peer = PeerAddress(context.peer());
+  if (!failed_logins_.Allowed(peer))
+    return absl::ResourceExhaustedError("too many failed attempts from this address; try later");
+  const auto& metadata = context.client_metadata();
+  const auto header = metadata.find("authorization");
+  if (header == metadata.end()) {
+    if (options_.open_registration) return std::string();
+    return absl::UnauthenticatedError(
+        "this arena admits bot accounts only: send 'authorization: Bearer <token>'");
+  }
+  const absl::string_view token =
+      BearerToken(absl::string_view(header->second.data(), header->second.size()));
+  absl::StatusOr<std::string> account =
+      options_.accounts ? options_.accounts->Authenticate(token)
+                        : absl::UnauthenticatedError("this arena has no accounts");
+  if (absl::IsUnauthenticated(account.status())) {
+    failed_logins_.Failed(peer);
+    spdlog::warn("refused a bot token from {}", peer);  // never the token itself
+  }
+  return account;
+}
+
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ArenaService::Play(
     grpc::CallbackServerContext* context) {
   auto bot = std::make_shared<BotConnection>(hub_, hub_->options().max_queued_messages);
-  bot->Start();
+  bot->Start(hub_->Admit(*context));
   return bot.get();
 }
 

@@ -10,11 +10,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "gavel/v1/arena.grpc.pb.h"
+#include "service/arena/accounts.h"
 #include "grpcpp/grpcpp.h"
 
 namespace gavel::arena {
@@ -34,9 +36,12 @@ class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grp
                             public std::enable_shared_from_this<BotConnection> {
  public:
   BotConnection(BotHub* hub, size_t max_queued_messages);
-  void Start();  // call once, right after construction
+  // Call once, right after construction, with the account the stream proved to own ("" for
+  // an open-registration bot without a token) or why it may not play.
+  void Start(absl::StatusOr<std::string> account);
 
   const std::string& name() const { return hello_.name(); }
+  const std::string& account() const { return account_; }
   const v1::Hello& hello() const { return hello_; }
 
   // Sends the turn (filling in its request id) and waits for the answer until `deadline`.
@@ -48,12 +53,16 @@ class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grp
   void OnWriteDone(bool ok) override;
   void OnDone() override;
 
+  // Ends the stream with `status` (a newer connection of the same account took its place).
+  void Evict(grpc::Status status);
+
  private:
   struct Pending {
     bool done = false;
     TurnAnswer answer;
   };
   void HandleHello(const v1::BotMessage& message);
+  grpc::Status CheckHello(const v1::Hello& hello) const;
   void HandleReply(const v1::MoveReply& reply);
   // Ends every turn the bot owes with `status`.
   void FailPending(v1::MoveStatus status);
@@ -64,8 +73,10 @@ class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grp
   const size_t max_queued_messages_;
   std::shared_ptr<BotConnection> self_;
   grpc::ByteBuffer incoming_;
+  std::string account_;
   v1::Hello hello_;
   bool greeted_ = false;
+  std::optional<TokenBucket> messages_;  // the bot's message rate allowance
 
   std::mutex mutex_;
   std::condition_variable answered_;
@@ -73,7 +84,7 @@ class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grp
   bool writing_ = false;
   bool closed_ = false;    // reads ended or a write failed: nothing more is sent
   bool finished_ = false;
-  grpc::Status finish_status_;
+  grpc::Status finish_status_;  // guarded by mutex_ once the stream is greeted
   uint64_t next_request_id_ = 1;
   std::map<uint64_t, std::shared_ptr<Pending>> pending_;
 };
@@ -85,6 +96,14 @@ struct BotHubOptions {
   uint32_t move_ms = 1000;
   uint32_t bank_ms = 10000;
   std::string arena_version;
+  // Accounts: null means none exist (every name is free, as with open registration).
+  AccountBook* accounts = nullptr;
+  // Bots without a token may play under any name no account owns.
+  bool open_registration = true;
+  FailureThrottle::Options failed_logins;
+  // Messages a bot may send per second (sustained) and at once; more ends its stream.
+  double messages_per_s = 500;
+  double message_burst = 1000;
 };
 
 class BotHub {
@@ -102,6 +121,11 @@ class BotHub {
   // Waits until at least `count` bots are connected; false on timeout.
   bool WaitForBots(size_t count, std::chrono::steady_clock::duration timeout) const;
 
+  // Whether a new stream may play, from its metadata: the account whose token it sent, ""
+  // without a token under open registration; UNAUTHENTICATED (a missing, unknown, revoked
+  // or replaced token) and RESOURCE_EXHAUSTED (too many failures from the peer's address).
+  absl::StatusOr<std::string> Admit(const grpc::CallbackServerContext& context);
+
  private:
   friend class BotConnection;
   grpc::Status Join(std::shared_ptr<BotConnection> bot);
@@ -112,6 +136,7 @@ class BotHub {
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::map<std::string, std::shared_ptr<BotConnection>> bots_;
+  FailureThrottle failed_logins_{options_.failed_logins};
 };
 
 // The Arena service: hands each stream to a new BotConnection.

@@ -35,6 +35,9 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE TABLE IF NOT EXISTS ratings (
   game TEXT NOT NULL, bot TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
   games INTEGER NOT NULL, PRIMARY KEY (game, bot));
+CREATE TABLE IF NOT EXISTS accounts (
+  name TEXT PRIMARY KEY, token_hash BLOB NOT NULL UNIQUE, created INTEGER NOT NULL,
+  token_set INTEGER NOT NULL, revoked INTEGER);
 )sql";
 
 // One prepared statement; binds by position (1-based) and steps.
@@ -50,6 +53,11 @@ class Statement {
   }
   Statement& Bind(int index, double value) {
     sqlite3_bind_double(statement_, index, value);
+    return *this;
+  }
+  Statement& BindBlob(int index, const std::string& value) {
+    sqlite3_bind_blob(statement_, index, value.data(), static_cast<int>(value.size()),
+                      SQLITE_TRANSIENT);
     return *this;
   }
   Statement& Bind(int index, const std::string& value) {
@@ -74,6 +82,10 @@ class Statement {
     return absl::OkStatus();
   }
   int64_t Int(int column) { return sqlite3_column_int64(statement_, column); }
+  std::string Blob(int column) {
+    const void* data = sqlite3_column_blob(statement_, column);
+    return data ? std::string(static_cast<const char*>(data), sqlite3_column_bytes(statement_, column)) : "";
+  }
   double Real(int column) { return sqlite3_column_double(statement_, column); }
   std::string Text(int column) {
     const auto* text = sqlite3_column_text(statement_, column);
@@ -163,6 +175,60 @@ absl::Status Store::SaveBot(const std::string& name, const std::string& version)
                    "INSERT INTO bots VALUES (?1, ?2, ?3, ?3) ON CONFLICT(name) DO UPDATE "
                    "SET version = ?2, last_seen = ?3")
       .Bind(1, name).Bind(2, version).Bind(3, Now()).Run();
+}
+
+absl::Status Store::AddAccount(const std::string& name, const std::string& token_hash) {
+  std::lock_guard lock(mutex_);
+  if (AccountLocked(name)) return absl::AlreadyExistsError(absl::StrCat("account '", name, "' exists"));
+  return Statement(db_, "INSERT INTO accounts VALUES (?1, ?2, ?3, ?3, NULL)")
+      .Bind(1, name).BindBlob(2, token_hash).Bind(3, Now()).Run();
+}
+
+absl::Status Store::SetAccountToken(const std::string& name, const std::string& token_hash) {
+  std::lock_guard lock(mutex_);
+  const std::optional<Account> account = AccountLocked(name);
+  if (!account) return absl::NotFoundError(absl::StrCat("no account '", name, "'"));
+  return Statement(db_, "UPDATE accounts SET token_hash = ?2, token_set = ?3, revoked = NULL WHERE name = ?1")
+      .Bind(1, name).BindBlob(2, token_hash).Bind(3, Now()).Run();
+}
+
+absl::Status Store::RevokeAccount(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  if (!AccountLocked(name)) return absl::NotFoundError(absl::StrCat("no account '", name, "'"));
+  return Statement(db_, "UPDATE accounts SET revoked = ?2 WHERE name = ?1").Bind(1, name).Bind(2, Now()).Run();
+}
+
+absl::StatusOr<std::optional<Account>> Store::FindAccount(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  return AccountLocked(name);
+}
+
+absl::StatusOr<std::optional<Account>> Store::AccountByTokenHash(const std::string& token_hash) {
+  std::lock_guard lock(mutex_);
+  Statement select(db_, "SELECT name FROM accounts WHERE token_hash = ?1");
+  select.BindBlob(1, token_hash);
+  if (!select.Row()) {
+    GAVEL_RETURN_IF_ERROR(select.status());
+    return std::nullopt;
+  }
+  return AccountLocked(select.Text(0));
+}
+
+absl::StatusOr<std::vector<Account>> Store::Accounts() {
+  std::lock_guard lock(mutex_);
+  std::vector<Account> accounts;
+  Statement select(db_, "SELECT name FROM accounts ORDER BY name");
+  while (select.Row())
+    if (std::optional<Account> account = AccountLocked(select.Text(0))) accounts.push_back(*account);
+  GAVEL_RETURN_IF_ERROR(select.status());
+  return accounts;
+}
+
+std::optional<Account> Store::AccountLocked(const std::string& name) {
+  Statement select(db_, "SELECT name, token_hash, created, token_set, revoked FROM accounts WHERE name = ?1");
+  select.Bind(1, name);
+  if (!select.Row()) return std::nullopt;
+  return Account{select.Text(0), select.Blob(1), select.Int(2), select.Int(3), select.Int(4)};
 }
 
 absl::StatusOr<int64_t> Store::NewTournament(const std::string& description) {

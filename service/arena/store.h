@@ -51,6 +51,16 @@ struct Rating {
 };
 using RatingKey = std::pair<std::string, std::string>;  // game, bot
 
+// A bot account: the bot name it owns and the hash of its current token (the token itself is
+// never stored). Times are Unix seconds; `revoked` is 0 while the account may connect.
+struct Account {
+  std::string name;
+  std::string token_hash;
+  int64_t created = 0;
+  int64_t token_set = 0;
+  int64_t revoked = 0;
+};
+
 class Store {
  public:
   static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
@@ -58,6 +68,15 @@ class Store {
 
   absl::Status SaveBot(const std::string& name, const std::string& version);
   absl::StatusOr<int64_t> NewTournament(const std::string& description);
+
+  // Accounts (service/arena/accounts.h holds the tokens' rules).
+  absl::Status AddAccount(const std::string& name, const std::string& token_hash);
+  // A new token for the account (the old one stops working); also lifts a revocation.
+  absl::Status SetAccountToken(const std::string& name, const std::string& token_hash);
+  absl::Status RevokeAccount(const std::string& name);
+  absl::StatusOr<std::optional<Account>> FindAccount(const std::string& name);
+  absl::StatusOr<std::optional<Account>> AccountByTokenHash(const std::string& token_hash);
+  absl::StatusOr<std::vector<Account>> Accounts();
   // Records a match that starts now; sets `match->id`.
   absl::Status StartMatch(MatchRecord* match);
   // Records the moves, results and the end of a started match.
@@ -79,6 +98,7 @@ class Store {
  private:
   explicit Store(sqlite3* db) : db_(db) {}
   absl::Status Exec(const std::string& sql);
+  std::optional<Account> AccountLocked(const std::string& name);  // with mutex_ held
   sqlite3* db_;
   std::mutex mutex_;
 };
