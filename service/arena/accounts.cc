@@ -81,6 +81,12 @@ absl::StatusOr<std::string> AccountBook::Authenticate(absl::string_view token) {
   return account->name;
 }
 
+absl::StatusOr<bool> AccountBook::StillValid(const std::string& name, const std::string& token_hash) {
+  GAVEL_ASSIGN_OR_RETURN(std::optional<Account> account, store_->FindAccount(name));
+  return account && account->revoked == 0 && account->token_hash.size() == token_hash.size() &&
+         sodium_memcmp(account->token_hash.data(), token_hash.data(), token_hash.size()) == 0;
+}
+
 absl::StatusOr<bool> AccountBook::Owned(const std::string& name) {
   GAVEL_ASSIGN_OR_RETURN(std::optional<Account> account, store_->FindAccount(name));
   return account.has_value();

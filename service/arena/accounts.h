@@ -45,6 +45,9 @@ class AccountBook {
   // The bot name whose current token `token` is; UNAUTHENTICATED for an unknown, revoked
   // or rotated-away token.
   absl::StatusOr<std::string> Authenticate(absl::string_view token);
+  // Whether `token_hash` is still the current token of the active account `name` (false
+  // once it was revoked or rotated).
+  absl::StatusOr<bool> StillValid(const std::string& name, const std::string& token_hash);
   // Whether the bot name belongs to an account (a revoked one too: its name and its results
   // stay its own).
   absl::StatusOr<bool> Owned(const std::string& name);

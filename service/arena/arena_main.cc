@@ -25,6 +25,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "service/arena/accounts.h"
 #include "service/tls.h"
@@ -62,6 +63,8 @@ ABSL_FLAG(std::optional<bool>, open_registration, std::nullopt,
           "admit bots without a token under any name no account owns (default: only when "
           "--listen is a loopback address)");
 ABSL_FLAG(double, bot_messages_per_s, 500, "messages a bot may send per second; more ends its stream");
+ABSL_FLAG(double, account_recheck_s, 5,
+          "how often connected bots' accounts are checked for a revoked or rotated token");
 ABSL_FLAG(double, failed_logins_per_minute, 12,
           "failed token checks an address may make per minute (after a burst of 5)");
 ABSL_FLAG(std::string, metrics_listen, "",
@@ -74,6 +77,7 @@ ABSL_FLAG(int, deals, 2, "deals per game; each is played once per seat rotation"
 ABSL_FLAG(int, players, 0, "seats per table (0: every bot that plays the game, within range)");
 ABSL_FLAG(uint64_t, seed, 1, "tournament seed");
 ABSL_FLAG(int, concurrency, 4, "matches played at once");
+ABSL_FLAG(int, max_matches_per_bot, 0, "matches one bot sits in at once (0: up to --concurrency)");
 ABSL_FLAG(int, wait_for_bots, 2, "bots to wait for before the tournament starts");
 ABSL_FLAG(double, bot_wait_s, 60, "how long to wait for them");
 ABSL_FLAG(bool, exit_after_tournament, false, "stop once the tournament is over");
@@ -116,6 +120,7 @@ bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
   options.match_attempts = absl::GetFlag(FLAGS_match_attempts);
+  options.max_matches_per_bot = absl::GetFlag(FLAGS_max_matches_per_bot);
   auto report = RunTournament(options, hub.Connected(), referee, store, stop);
   if (!report.ok()) {
     spdlog::error("tournament failed: {}", report.status().ToString());
@@ -213,6 +218,11 @@ int Serve() {
 
   std::atomic<bool> stop{false};
   std::atomic<int> exit_code{0};
+  absl::Notification stopping;
+  std::thread recheck([&] {
+    const absl::Duration period = absl::Seconds(absl::GetFlag(FLAGS_account_recheck_s));
+    while (!stopping.WaitForNotificationWithTimeout(period)) hub.RecheckAccounts();
+  });
   std::thread tournament;
   if (absl::GetFlag(FLAGS_tournament)) {
     tournament = std::thread([&] {
@@ -222,6 +232,8 @@ int Serve() {
   }
   spdlog::info("signal {}: stopping", signals.Wait());
   stop = true;
+  stopping.Notify();
+  recheck.join();
   health.Shutdown();
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   if (tournament.joinable()) tournament.join();

@@ -21,16 +21,16 @@ bool Parse(grpc::ByteBuffer& buffer, v1::BotMessage* message) {
 BotConnection::BotConnection(BotHub* hub, size_t max_queued_messages)
     : hub_(hub), max_queued_messages_(max_queued_messages) {}
 
-void BotConnection::Start(absl::StatusOr<std::string> account) {
+void BotConnection::Start(absl::StatusOr<Admission> admission) {
   self_ = shared_from_this();
-  if (!account.ok()) {
-    finish_status_ = service::ToGrpcStatus(account.status());
+  if (!admission.ok()) {
+    finish_status_ = service::ToGrpcStatus(admission.status());
     std::unique_lock lock(mutex_);
     closed_ = true;
     FinishIfIdle(lock);
     return;
   }
-  account_ = std::move(*account);
+  admission_ = std::move(*admission);
   const BotHubOptions& options = hub_->options();
   messages_.emplace(options.messages_per_s, options.message_burst, std::chrono::steady_clock::now());
   StartRead(&incoming_);
@@ -176,10 +176,10 @@ void BotConnection::HandleHello(const v1::BotMessage& message) {
 // A bot with a token plays under its account's name only; a bot without one (open
 // registration) under any name that no account owns.
 grpc::Status BotConnection::CheckHello(const v1::Hello& hello) const {
-  if (!account_.empty()) {
-    if (hello.name() == account_) return grpc::Status::OK;
+  if (!account().empty()) {
+    if (hello.name() == account()) return grpc::Status::OK;
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        absl::StrCat("this token plays as '", account_, "', not '", hello.name(), "'"));
+                        absl::StrCat("this token plays as '", account(), "', not '", hello.name(), "'"));
   }
   AccountBook* accounts = hub_->options().accounts;
   if (!accounts) return grpc::Status::OK;
@@ -238,6 +238,7 @@ void BotConnection::FinishIfIdle(std::unique_lock<std::mutex>& lock) {
 }
 
 void BotConnection::Evict(grpc::Status status) {
+  hub_->Leave(this);  // no-op when a newer connection already holds the name
   {
     std::unique_lock lock(mutex_);
     finish_status_ = std::move(status);
@@ -312,14 +313,14 @@ bool BotHub::WaitForBots(size_t count, std::chrono::steady_clock::duration timeo
   return changed_.wait_for(lock, timeout, [&] { return bots_.size() >= count; });
 }
 
-absl::StatusOr<std::string> BotHub::Admit(const grpc::CallbackServerContext& context) {
+absl::StatusOr<Admission> BotHub::Admit(const grpc::CallbackServerContext& context) {
   const std::string peer = PeerAddress(context.peer());
   if (!failed_logins_.Allowed(peer))
     return absl::ResourceExhaustedError("too many failed attempts from this address; try later");
   const auto& metadata = context.client_metadata();
   const auto header = metadata.find("authorization");
   if (header == metadata.end()) {
-    if (options_.open_registration) return std::string();
+    if (options_.open_registration) return Admission{};
     return absl::UnauthenticatedError(
         "this arena admits bot accounts only: send 'authorization: Bearer <token>'");
   }
@@ -328,11 +329,34 @@ absl::StatusOr<std::string> BotHub::Admit(const grpc::CallbackServerContext& con
   absl::StatusOr<std::string> account =
       options_.accounts ? options_.accounts->Authenticate(token)
                         : absl::UnauthenticatedError("this arena has no accounts");
-  if (absl::IsUnauthenticated(account.status())) {
-    failed_logins_.Failed(peer);
-    spdlog::warn("refused a bot token from {}", peer);  // never the token itself
+  if (!account.ok()) {
+    if (absl::IsUnauthenticated(account.status())) {
+      failed_logins_.Failed(peer);
+      spdlog::warn("refused a bot token from {}", peer);  // never the token itself
+    }
+    return account.status();
   }
-  return account;
+  return Admission{std::move(*account), HashToken(token)};
+}
+
+int BotHub::RecheckAccounts() {
+  if (!options_.accounts) return 0;
+  std::vector<std::shared_ptr<BotConnection>> bots;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, bot] : bots_)
+      if (!bot->account().empty()) bots.push_back(bot);
+  }
+  int ended = 0;
+  for (const std::shared_ptr<BotConnection>& bot : bots) {
+    const absl::StatusOr<bool> valid = options_.accounts->StillValid(bot->account(), bot->token_hash());
+    if (!valid.ok() || *valid) continue;  // a store error ends nobody's stream
+    spdlog::info("bot {}: its token was revoked or replaced; disconnected", bot->name());
+    bot->Evict(grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                            "this account's token was revoked or replaced"));
+    ++ended;
+  }
+  return ended;
 }
 
 grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>* ArenaService::Play(

@@ -30,18 +30,26 @@ struct TurnAnswer {
 
 class BotHub;
 
+// What a stream proved when it opened: the account whose token it sent and that token's
+// hash (both empty for an open-registration bot without a token).
+struct Admission {
+  std::string account;
+  std::string token_hash;
+};
+
 // One bot's stream. Owned by shared pointers: the hub's (while connected), the matches'
 // (while asking) and its own (until gRPC is done with the stream).
 class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grpc::ByteBuffer>,
                             public std::enable_shared_from_this<BotConnection> {
  public:
   BotConnection(BotHub* hub, size_t max_queued_messages);
-  // Call once, right after construction, with the account the stream proved to own ("" for
-  // an open-registration bot without a token) or why it may not play.
-  void Start(absl::StatusOr<std::string> account);
+  // Call once, right after construction, with what the stream proved (`Admission`) or why
+  // it may not play.
+  void Start(absl::StatusOr<Admission> admission);
 
   const std::string& name() const { return hello_.name(); }
-  const std::string& account() const { return account_; }
+  const std::string& account() const { return admission_.account; }
+  const std::string& token_hash() const { return admission_.token_hash; }
   const v1::Hello& hello() const { return hello_; }
 
   // Sends the turn (filling in its request id) and waits for the answer until `deadline`.
@@ -73,7 +81,7 @@ class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grp
   const size_t max_queued_messages_;
   std::shared_ptr<BotConnection> self_;
   grpc::ByteBuffer incoming_;
-  std::string account_;
+  Admission admission_;
   v1::Hello hello_;
   bool greeted_ = false;
   std::optional<TokenBucket> messages_;  // the bot's message rate allowance
@@ -124,7 +132,11 @@ class BotHub {
   // Whether a new stream may play, from its metadata: the account whose token it sent, ""
   // without a token under open registration; UNAUTHENTICATED (a missing, unknown, revoked
   // or replaced token) and RESOURCE_EXHAUSTED (too many failures from the peer's address).
-  absl::StatusOr<std::string> Admit(const grpc::CallbackServerContext& context);
+  absl::StatusOr<Admission> Admit(const grpc::CallbackServerContext& context);
+  // Ends the streams of connected bots whose account was revoked or whose token was rotated
+  // since they connected (the arena calls it every few seconds: the `accounts` tool may
+  // change the store from another process). Returns how many it ended.
+  int RecheckAccounts();
 
  private:
   friend class BotConnection;

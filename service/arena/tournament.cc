@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -72,6 +73,34 @@ class ProgressBar {
 
 }  // namespace
 
+bool MatchSlots::Free(const std::vector<std::string>& bots) {
+  return std::all_of(bots.begin(), bots.end(), [&](const std::string& bot) { return in_play_[bot] < per_bot_; });
+}
+
+bool MatchSlots::TryAcquire(const std::vector<std::string>& bots) {
+  if (per_bot_ <= 0) return true;
+  std::lock_guard lock(mutex_);
+  if (!Free(bots)) return false;
+  for (const std::string& bot : bots) ++in_play_[bot];
+  return true;
+}
+
+void MatchSlots::Acquire(const std::vector<std::string>& bots) {
+  if (per_bot_ <= 0) return;
+  std::unique_lock lock(mutex_);
+  freed_.wait(lock, [&] { return Free(bots); });
+  for (const std::string& bot : bots) ++in_play_[bot];
+}
+
+void MatchSlots::Release(const std::vector<std::string>& bots) {
+  if (per_bot_ <= 0) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (const std::string& bot : bots) --in_play_[bot];
+  }
+  freed_.notify_all();
+}
+
 std::vector<MatchPlan> Schedule(const TournamentOptions& options,
                                 const std::vector<v1::Hello>& bots) {
   std::vector<MatchPlan> plans;
@@ -115,8 +144,10 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
   std::atomic<size_t> next{0};
   ProgressBar progress(static_cast<int>(plans.size()), options.progress);
   std::atomic<int> restarted{0};
+  MatchSlots slots(options.max_matches_per_bot);
   auto work = [&] {
     for (size_t i; !stop && (i = next++) < plans.size();) {
+      slots.Acquire(plans[i].bots);
       // An error from Play is the engine's or the store's, never a bot's: the match is
       // played again from the start (the abandoned attempt stays unfinished in the store).
       absl::StatusOr<MatchRecord> match = referee.Play(plans[i]);
@@ -127,6 +158,7 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
         if (referee.metrics()) referee.metrics()->MatchRestarted(plans[i].game);
         match = referee.Play(plans[i]);
       }
+      slots.Release(plans[i].bots);
       if (match.ok()) results[i] = std::move(*match);
       else spdlog::error("match of {} failed: {}", plans[i].game, match.status().ToString());
       progress.Step(!match.ok());

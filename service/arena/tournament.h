@@ -5,6 +5,8 @@
 // concurrently on a fixed number of workers; ratings update in schedule order, so the
 // result does not depend on which match finished first.
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -26,6 +28,8 @@ struct TournamentOptions {
   bool progress = true;            // a progress bar on stderr
   int match_attempts = 3;          // a match the engine could not finish is played again
                                    // from the start, up to this many times in all
+  int max_matches_per_bot = 0;     // matches one bot sits in at once (0: no limit besides
+                                   // `concurrency`), so one slow bot cannot hold every worker
 };
 
 struct TournamentReport {
@@ -34,6 +38,24 @@ struct TournamentReport {
   int failed = 0;                  // matches the engine could not finish in any attempt
   int restarted = 0;               // attempts abandoned on an engine failure and played again
   std::map<std::string, std::vector<Standing>> standings;
+};
+
+// How many matches each bot sits in; a match starts only when each of its bots has a slot
+// free. All of a match's slots are taken at once, so workers never hold some while
+// waiting for others (no deadlock), and a match in play always frees its slots.
+class MatchSlots {
+ public:
+  explicit MatchSlots(int per_bot) : per_bot_(per_bot) {}  // per_bot <= 0: no limit
+  bool TryAcquire(const std::vector<std::string>& bots);
+  void Acquire(const std::vector<std::string>& bots);  // waits for the slots
+  void Release(const std::vector<std::string>& bots);
+
+ private:
+  bool Free(const std::vector<std::string>& bots);  // with mutex_ held
+  const int per_bot_;
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  std::map<std::string, int> in_play_;
 };
 
 // The matches of a tournament between `bots` (hellos of connected bots).

@@ -18,6 +18,7 @@
 #include "service/arena/accounts.h"
 #include "service/arena/bot_hub.h"
 #include "service/arena/store.h"
+#include "service/arena/tournament.h"
 #include "service/tls.h"
 #include "tests/support/child_process.h"
 #include "tests/support/pki.h"
@@ -155,6 +156,27 @@ TEST(Accounts, OnlyTheCurrentTokenOfAnActiveAccountIsAdmitted) {
   EXPECT_THAT(revoked.error_message(), ::testing::Not(HasSubstr(rotated)));
 }
 
+// Revoking or rotating a token ends the stream of a bot connected with it.
+TEST(Accounts, RevokingOrRotatingDisconnectsTheBotsUsingTheToken) {
+  Arena arena(ClosedArena());
+  const std::string alice = *arena.accounts().Add("alice");
+  const std::string bob = *arena.accounts().Add("bob");
+  std::unique_ptr<Stream> alice_stream, bob_stream;
+  std::unique_ptr<grpc::ClientContext> alice_context, bob_context;
+  ASSERT_TRUE(arena.Connect(alice, "alice", &alice_stream, &alice_context).ok());
+  ASSERT_TRUE(arena.Connect(bob, "bob", &bob_stream, &bob_context).ok());
+  EXPECT_EQ(arena.hub().RecheckAccounts(), 0);
+  ASSERT_TRUE(arena.accounts().Revoke("alice").ok());
+  ASSERT_TRUE(arena.accounts().Rotate("bob").ok());
+  EXPECT_EQ(arena.hub().RecheckAccounts(), 2);
+  for (Stream* stream : {alice_stream.get(), bob_stream.get()}) {
+    v1::ArenaMessage message;
+    EXPECT_FALSE(stream->Read(&message));
+    EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  EXPECT_TRUE(arena.hub().Connected().empty());
+}
+
 TEST(Accounts, ANameBelongsToItsAccountAlone) {
   BotHubOptions open = ClosedArena();
   open.open_registration = true;
@@ -252,6 +274,18 @@ TEST(Accounts, ABotSendingTooManyMessagesIsCutOff) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
 }
 
+TEST(Accounts, ABotSitsInAtMostItsShareOfMatchesAtOnce) {
+  MatchSlots slots(1);
+  EXPECT_TRUE(slots.TryAcquire({"a", "b"}));
+  EXPECT_FALSE(slots.TryAcquire({"a", "c"}));  // a is busy: c is not taken either
+  EXPECT_TRUE(slots.TryAcquire({"c", "d"}));
+  slots.Release({"a", "b"});
+  EXPECT_TRUE(slots.TryAcquire({"a", "b"}));
+  MatchSlots unlimited(0);
+  EXPECT_TRUE(unlimited.TryAcquire({"a"}));
+  EXPECT_TRUE(unlimited.TryAcquire({"a"}));
+}
+
 TEST(Accounts, BearerTokensAndPeerAddresses) {
   EXPECT_EQ(BearerToken("Bearer gavel_x"), "gavel_x");
   EXPECT_EQ(BearerToken("bearer gavel_x"), "gavel_x");
@@ -301,7 +335,8 @@ TEST(Accounts, ATlsTournamentBetweenTokenHoldersAdmitsNoImpostor) {
       {GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--log_level=warn", "--db=" + db.path,
        "--tls_cert=" + pki.Path("arena.pem"), "--tls_key=" + pki.Path("arena.key"),
        "--open_registration=false", "--games=" + ::gavel::testing::TestGame().name(), "--deals=6", "--tournament",
-       "--exit_after_tournament", "--wait_for_bots=2", "--progress=false", "--concurrency=1"});
+       "--exit_after_tournament", "--wait_for_bots=2", "--progress=false", "--concurrency=3",
+       "--max_matches_per_bot=1"});
   ASSERT_TRUE(arena.ok()) << arena.status();
   auto port = arena->WaitForPort();
   ASSERT_TRUE(port.ok()) << port.status();
@@ -369,6 +404,50 @@ TEST(Accounts, ATlsTournamentBetweenTokenHoldersAdmitsNoImpostor) {
                                                   v1::MOVE_STATUS_REPLACED));
   }
   EXPECT_EQ(seated, (std::set<std::string>{"honest", "other"}));
+}
+
+// A bot written in Python from the proto alone plays with its token over TLS too.
+TEST(Accounts, APythonBotPlaysWithItsTokenOverTls) {
+  Pki pki("accounts_python");
+  pki.MakeCa("ca");
+  pki.MakeCert("arena", "arena", "ca");
+  TempDb db("python");
+  AddAccount(db.path, "py", pki.Path("py.token"));
+  AddAccount(db.path, "cc", pki.Path("cc.token"));
+  auto arena = ChildProcess::Start(
+      {GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--log_level=warn", "--db=" + db.path,
+       "--tls_cert=" + pki.Path("arena.pem"), "--tls_key=" + pki.Path("arena.key"),
+       "--open_registration=false", "--games=" + ::gavel::testing::TestGame().name(), "--deals=1",
+       "--tournament", "--exit_after_tournament", "--wait_for_bots=2", "--progress=false"});
+  ASSERT_TRUE(arena.ok()) << arena.status();
+  auto port = arena->WaitForPort();
+  ASSERT_TRUE(port.ok()) << port.status();
+  auto python = ChildProcess::Start(
+      {"/usr/bin/python3", GAVEL_PYTHON_BOT, absl::StrCat("--arena=localhost:", *port), "--name=py",
+       "--games=" + ::gavel::testing::TestGame().name(), "--tls-ca=" + pki.Path("ca.pem"),
+       "--token-file=" + pki.Path("py.token"), std::string("--proto=") + GAVEL_PROTO_DIR});
+  ASSERT_TRUE(python.ok()) << python.status();
+  ChildProcess cc = StartBot(*port, "cc", {"--tls_ca=" + pki.Path("ca.pem"), "--token_file=" + pki.Path("cc.token")});
+  auto summary = arena->WaitForLine("tournament ", kWaitMs);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_THAT(*summary, HasSubstr(" 0 not finished"));
+  EXPECT_THAT(arena->output(), HasSubstr("py "));
+  EXPECT_EQ(arena->Wait(kWaitMs).value_or(-1), 0);
+  // A wrong token ends the Python bot with an error instead of retrying forever.
+  std::ofstream(pki.Path("bad.token")) << "gavel_wrong\n";
+  auto arena2 = ChildProcess::Start(
+      {GAVEL_ARENA_BINARY, "--listen=127.0.0.1:0", "--log_level=warn", "--db=" + db.path,
+       "--tls_cert=" + pki.Path("arena.pem"), "--tls_key=" + pki.Path("arena.key"),
+       "--open_registration=false"});
+  ASSERT_TRUE(arena2.ok());
+  auto port2 = arena2->WaitForPort();
+  ASSERT_TRUE(port2.ok());
+  auto refused = ChildProcess::Start(
+      {"/usr/bin/python3", GAVEL_PYTHON_BOT, absl::StrCat("--arena=localhost:", *port2), "--name=py",
+       "--tls-ca=" + pki.Path("ca.pem"), "--token-file=" + pki.Path("bad.token"),
+       std::string("--proto=") + GAVEL_PROTO_DIR});
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->Wait(kWaitMs).value_or(-1), 1);
 }
 
 }  // namespace
