@@ -138,21 +138,6 @@ struct EngineServer::Impl {
   std::unique_ptr<grpc::Server> probe_server;
 };
 
-namespace {
-
-// The plaintext listener for probes: the health service alone.
-absl::StatusOr<std::unique_ptr<grpc::Server>> StartProbeServer(const std::string& address,
-                                                               HealthService* health, int* port) {
-  grpc::ServerBuilder builder;
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), port);
-  builder.RegisterService(health);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || *port == 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
-  return server;
-}
-
-}  // namespace
-
 absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
     const EngineServerOptions& options) {
   grpc::EnableDefaultHealthCheckService(false);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+
 namespace gavel::service {
 
 using grpc::health::v1::HealthCheckRequest;
@@ -122,6 +124,16 @@ grpc::ServerWriteReactor<HealthCheckResponse>* HealthService::Watch(
     watchers_.insert(watcher);
   }
   return watcher;
+}
+
+absl::StatusOr<std::unique_ptr<grpc::Server>> StartProbeServer(const std::string& address,
+                                                               HealthService* health, int* port) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), port);
+  builder.RegisterService(health);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (!server || *port == 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", address));
+  return server;
 }
 
 }  // namespace gavel::service

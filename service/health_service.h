@@ -3,12 +3,15 @@
 // 1.51's built-in health service keeps them open until the drain deadline, so every
 // client doing client-side health checking would hold a terminating pod for the whole
 // grace period.)
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
 
 namespace gavel::service {
 
@@ -40,5 +43,10 @@ class HealthService final : public grpc::health::v1::Health::CallbackService {
   bool shut_down_ = false;
   std::set<Watcher*> watchers_;
 };
+
+// A plaintext listener with `health` alone, for probes that speak no TLS (Kubernetes' gRPC
+// probes) while the service's own port serves TLS only; sets `port`.
+absl::StatusOr<std::unique_ptr<grpc::Server>> StartProbeServer(const std::string& address,
+                                                               HealthService* health, int* port);
 
 }  // namespace gavel::service

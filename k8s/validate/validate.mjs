@@ -109,6 +109,23 @@ function checkListeners(object, where) {
   }
 }
 
+// A bot that reaches the arena beyond loopback does so over TLS with an account token (the
+// arena admits no one else there, and gavel-bot refuses to send a token in plaintext).
+function checkBots(object, where) {
+  const pod = object.spec?.template?.spec ?? object.spec?.jobTemplate?.spec?.template?.spec;
+  if (!pod) return;
+  for (const container of [...(pod.initContainers || []), ...(pod.containers || [])]) {
+    const args = container.args || [];
+    if (args[0] !== "bot") continue;
+    const arena = stringFlag(args, "arena") ?? "127.0.0.1:50061";
+    if (/^(127\.|localhost:|\[::1\]:)/.test(arena)) continue;
+    if (!stringFlag(args, "token_file")) failures.push(`${where}: ${container.name} reaches ${arena} without --token_file`);
+    if (!stringFlag(args, "tls_ca") && !args.includes("--tls")) {
+      failures.push(`${where}: ${container.name} reaches ${arena} without TLS (--tls_ca or --tls)`);
+    }
+  }
+}
+
 // The arena's store (mounted at /var/lib/gavel) must outlive its pod: a claim, never an
 // emptyDir, and the arena itself a StatefulSet whose claim template provides it.
 function checkStore(object, where) {
@@ -155,6 +172,7 @@ for (const file of manifests) {
     checkEngine(object, where);
     checkEngineClients(object, where);
     checkListeners(object, where);
+    checkBots(object, where);
     checkStore(object, where);
     checked += 1;
   }

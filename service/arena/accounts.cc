@@ -3,6 +3,8 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -64,6 +66,27 @@ absl::StatusOr<std::string> AccountBook::Rotate(const std::string& name) {
   std::string token = NewToken();
   GAVEL_RETURN_IF_ERROR(store_->SetAccountToken(name, HashToken(token)));
   return token;
+}
+
+absl::Status AccountBook::Ensure(const std::string& name, absl::string_view token) {
+  if (!ValidBotName(name)) return absl::InvalidArgumentError("not a bot name: " + name);
+  if (token.size() < 16 || token.size() > 256)
+    return absl::InvalidArgumentError("the token of " + name + " must be 16-256 characters");
+  return store_->PutAccount(name, HashToken(token));
+}
+
+absl::Status AccountBook::EnsureFromDirectory(const std::string& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(".") || !entry.is_regular_file()) continue;
+    std::ifstream file(entry.path());
+    std::string token;
+    file >> token;
+    GAVEL_RETURN_IF_ERROR(Ensure(name, token));
+  }
+  if (error) return absl::NotFoundError(absl::StrCat("cannot read ", dir, ": ", error.message()));
+  return absl::OkStatus();
 }
 
 absl::Status AccountBook::Revoke(const std::string& name) { return store_->RevokeAccount(name); }

@@ -40,6 +40,11 @@ class AccountBook {
   // A new token for `name`; the old one stops working at once. Also lifts a revocation.
   absl::StatusOr<std::string> Rotate(const std::string& name);
   absl::Status Revoke(const std::string& name);
+  // The account `name` with the token `token`, created if needed (a revocation stays).
+  absl::Status Ensure(const std::string& name, absl::string_view token);
+  // Ensure() for every file in `dir` (a mounted Secret): the file's name is the bot's name,
+  // its content the token. Hidden files (a Secret volume's bookkeeping) are skipped.
+  absl::Status EnsureFromDirectory(const std::string& dir);
   absl::StatusOr<std::vector<Account>> List() { return store_->Accounts(); }
 
   // The bot name whose current token `token` is; UNAUTHENTICATED for an unknown, revoked

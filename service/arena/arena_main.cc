@@ -67,6 +67,12 @@ ABSL_FLAG(double, account_recheck_s, 5,
           "how often connected bots' accounts are checked for a revoked or rotated token");
 ABSL_FLAG(double, failed_logins_per_minute, 12,
           "failed token checks an address may make per minute (after a burst of 5)");
+ABSL_FLAG(std::string, health_listen, "",
+          "address:port of a plaintext listener with the health service alone, for probes "
+          "that speak no TLS (empty: off; port 0 picks one)");
+ABSL_FLAG(std::string, house_accounts_dir, "",
+          "a folder of token files, one per house bot named by the file (a mounted Secret): "
+          "each such account is created or given that token at start");
 ABSL_FLAG(std::string, metrics_listen, "",
           "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
 ABSL_FLAG(int, match_attempts, 3,
@@ -149,6 +155,12 @@ int Serve() {
   hub_options.bank_ms = absl::GetFlag(FLAGS_bank_ms);
   hub_options.arena_version = GAVEL_VERSION;
   AccountBook accounts(store->get());
+  if (const std::string dir = absl::GetFlag(FLAGS_house_accounts_dir); !dir.empty()) {
+    if (absl::Status ensured = accounts.EnsureFromDirectory(dir); !ensured.ok()) {
+      spdlog::error("house accounts: {}", ensured.ToString());
+      return 1;
+    }
+  }
   hub_options.accounts = &accounts;
   hub_options.open_registration = absl::GetFlag(FLAGS_open_registration)
                                       .value_or(service::IsLoopback(absl::GetFlag(FLAGS_listen)));
@@ -211,6 +223,18 @@ int Serve() {
     spdlog::error("cannot listen on {}", absl::GetFlag(FLAGS_listen));
     return 1;
   }
+  service::HealthService probe_health({"gavel.v1.Arena"});
+  std::unique_ptr<grpc::Server> probe_server;
+  if (const std::string address = absl::GetFlag(FLAGS_health_listen); !address.empty()) {
+    int probe_port = 0;
+    auto started = service::StartProbeServer(address, &probe_health, &probe_port);
+    if (!started.ok()) {
+      spdlog::error("{}", started.status().ToString());
+      return 1;
+    }
+    probe_server = std::move(*started);
+    std::printf("health on port %d\n", probe_port);
+  }
   spdlog::info("gavel arena serving on port {} (engine {}, store {})", port,
                absl::GetFlag(FLAGS_engine), absl::GetFlag(FLAGS_db));
   std::printf("listening on port %d\n", port);
@@ -235,6 +259,8 @@ int Serve() {
   stopping.Notify();
   recheck.join();
   health.Shutdown();
+  probe_health.Shutdown();
+  if (probe_server) probe_server->Shutdown(std::chrono::system_clock::now());
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   if (tournament.joinable()) tournament.join();
   server->Wait();

@@ -192,6 +192,14 @@ absl::Status Store::SetAccountToken(const std::string& name, const std::string& 
       .Bind(1, name).BindBlob(2, token_hash).Bind(3, Now()).Run();
 }
 
+absl::Status Store::PutAccount(const std::string& name, const std::string& token_hash) {
+  std::lock_guard lock(mutex_);
+  return Statement(db_,
+                   "INSERT INTO accounts VALUES (?1, ?2, ?3, ?3, NULL) ON CONFLICT(name) DO UPDATE "
+                   "SET token_hash = ?2, token_set = ?3 WHERE token_hash != ?2")
+      .Bind(1, name).BindBlob(2, token_hash).Bind(3, Now()).Run();
+}
+
 absl::Status Store::RevokeAccount(const std::string& name) {
   std::lock_guard lock(mutex_);
   if (!AccountLocked(name)) return absl::NotFoundError(absl::StrCat("no account '", name, "'"));

@@ -74,6 +74,9 @@ class Store {
   // A new token for the account (the old one stops working); also lifts a revocation.
   absl::Status SetAccountToken(const std::string& name, const std::string& token_hash);
   absl::Status RevokeAccount(const std::string& name);
+  // Creates the account with this token hash, or gives an existing one this hash, keeping
+  // a revocation (house accounts whose token the operator provides).
+  absl::Status PutAccount(const std::string& name, const std::string& token_hash);
   absl::StatusOr<std::optional<Account>> FindAccount(const std::string& name);
   absl::StatusOr<std::optional<Account>> AccountByTokenHash(const std::string& token_hash);
   absl::StatusOr<std::vector<Account>> Accounts();

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -175,6 +176,31 @@ TEST(Accounts, RevokingOrRotatingDisconnectsTheBotsUsingTheToken) {
     EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::UNAUTHENTICATED);
   }
   EXPECT_TRUE(arena.hub().Connected().empty());
+}
+
+// House bots' tokens come from files (a mounted Secret), named by the bot.
+TEST(Accounts, HouseAccountsComeFromAFolderOfTokenFiles) {
+  Arena arena(ClosedArena());
+  const std::string dir = ::gavel::testing::BuildDir() + "/accounts_test_house_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/..data");
+  std::ofstream(dir + "/dirk") << "house-token-of-dirk-0123456789\n";
+  std::ofstream(dir + "/..data/ignored") << "whatever";
+  ASSERT_TRUE(arena.accounts().EnsureFromDirectory(dir).ok());
+  EXPECT_TRUE(arena.Connect("house-token-of-dirk-0123456789", "dirk").ok());
+  // A new token in the file replaces the old one; a revocation stays.
+  std::ofstream(dir + "/dirk") << "house-token-of-dirk-abcdefghij\n";
+  ASSERT_TRUE(arena.accounts().EnsureFromDirectory(dir).ok());
+  EXPECT_EQ(arena.Connect("house-token-of-dirk-0123456789", "dirk").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_TRUE(arena.Connect("house-token-of-dirk-abcdefghij", "dirk").ok());
+  ASSERT_TRUE(arena.accounts().Revoke("dirk").ok());
+  ASSERT_TRUE(arena.accounts().EnsureFromDirectory(dir).ok());
+  EXPECT_EQ(arena.Connect("house-token-of-dirk-abcdefghij", "dirk").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  std::ofstream(dir + "/no such name!") << "house-token-0123456789";
+  EXPECT_FALSE(arena.accounts().EnsureFromDirectory(dir).ok());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Accounts, ANameBelongsToItsAccountAlone) {
