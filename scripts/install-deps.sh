@@ -2,22 +2,24 @@
 # Installs the Debian 12 packages gavel needs to build and run (the main job), and with
 # --test also what only the test command needs: clang for the sanitizer and fuzzing pass,
 # ccache so the subset build reuses the full build's objects, openssl to make the TLS tests'
-# certificates, Node.js and the pinned npm packages of the offline Kubernetes manifest
-# validation.
+# certificates, a PostgreSQL server for the PostgreSQL store's tests (each test starts its
+# own in a temporary directory), Node.js and the pinned npm packages of the offline
+# Kubernetes manifest validation. libpqxx is PostgreSQL's C++ client, for the arena's
+# PostgreSQL store.
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libeigen3-dev libsodium-dev
+  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libeigen3-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf
 )
 test_only=false
 [[ ${1:-} == --test ]] && test_only=true
 if $test_only; then
-  packages+=(clang libclang-rt-14-dev ccache openssl)
+  packages+=(clang libclang-rt-14-dev ccache openssl postgresql)
   # A machine that already has node and npm (from any source) keeps them.
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi

@@ -14,8 +14,6 @@
 #include "engine/core/options.h"
 #include "gavel/v1/arena.pb.h"
 
-struct sqlite3;
-
 namespace gavel::arena {
 
 struct MoveRecord {
@@ -61,49 +59,57 @@ struct Account {
   int64_t revoked = 0;
 };
 
+// The arena's store: one interface, two implementations with the same schema and the same
+// shared test suite (tests/arena/store_test.cc): SQLite (sqlite_store.cc), the embedded
+// default for a local tournament, the demo and a single arena on a volume; PostgreSQL
+// (postgres_store.cc) for hosted competitions and several arenas. Every method is one
+// transaction; every implementation is safe to call from several threads.
 class Store {
  public:
-  static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
-  ~Store();
+  // `location`: "postgresql://..." or "postgres://..." (a libpq connection URI) for
+  // PostgreSQL, anything else is an SQLite file. Applies the schema's migrations.
+  static absl::StatusOr<std::unique_ptr<Store>> Open(const std::string& location);
+  virtual ~Store() = default;
 
-  absl::Status SaveBot(const std::string& name, const std::string& version);
-  absl::StatusOr<int64_t> NewTournament(const std::string& description);
+  virtual absl::Status SaveBot(const std::string& name, const std::string& version) = 0;
+  virtual absl::StatusOr<int64_t> NewTournament(const std::string& description) = 0;
+  // Records a match that starts now; sets `match->id`.
+  virtual absl::Status StartMatch(MatchRecord* match) = 0;
+  // Records the moves, results and the end of a started match.
+  virtual absl::Status FinishMatch(const MatchRecord& match) = 0;
+
+  virtual absl::StatusOr<MatchRecord> LoadMatch(int64_t id) = 0;
+  // Finished matches, oldest first; of one tournament when `tournament_id` is not 0.
+  virtual absl::StatusOr<std::vector<int64_t>> FinishedMatches(int64_t tournament_id = 0) = 0;
+  virtual absl::StatusOr<std::vector<int64_t>> Tournaments() = 0;
+
+  virtual absl::StatusOr<std::map<RatingKey, Rating>> LoadRatings() = 0;
+  virtual absl::Status SaveRatings(const std::map<RatingKey, Rating>& ratings) = 0;
 
   // Accounts (service/arena/accounts.h holds the tokens' rules).
-  absl::Status AddAccount(const std::string& name, const std::string& token_hash);
+  virtual absl::Status AddAccount(const std::string& name, const std::string& token_hash) = 0;
   // A new token for the account (the old one stops working); also lifts a revocation.
-  absl::Status SetAccountToken(const std::string& name, const std::string& token_hash);
-  absl::Status RevokeAccount(const std::string& name);
+  virtual absl::Status SetAccountToken(const std::string& name, const std::string& token_hash) = 0;
   // Creates the account with this token hash, or gives an existing one this hash, keeping
   // a revocation (house accounts whose token the operator provides).
-  absl::Status PutAccount(const std::string& name, const std::string& token_hash);
-  absl::StatusOr<std::optional<Account>> FindAccount(const std::string& name);
-  absl::StatusOr<std::optional<Account>> AccountByTokenHash(const std::string& token_hash);
-  absl::StatusOr<std::vector<Account>> Accounts();
-  // Records a match that starts now; sets `match->id`.
-  absl::Status StartMatch(MatchRecord* match);
-  // Records the moves, results and the end of a started match.
-  absl::Status FinishMatch(const MatchRecord& match);
+  virtual absl::Status PutAccount(const std::string& name, const std::string& token_hash) = 0;
+  virtual absl::Status RevokeAccount(const std::string& name) = 0;
+  virtual absl::StatusOr<std::optional<Account>> FindAccount(const std::string& name) = 0;
+  virtual absl::StatusOr<std::optional<Account>> AccountByTokenHash(const std::string& token_hash) = 0;
+  virtual absl::StatusOr<std::vector<Account>> Accounts() = 0;
 
-  absl::StatusOr<MatchRecord> LoadMatch(int64_t id);
-  // Finished matches, oldest first; of one tournament when `tournament_id` is not 0.
-  absl::StatusOr<std::vector<int64_t>> FinishedMatches(int64_t tournament_id = 0);
-  absl::StatusOr<std::vector<int64_t>> Tournaments();
+  // A consistent copy of the whole store at `path` while it stays in use (SQLite: the online
+  // backup API, written beside `path` and renamed into place; PostgreSQL: UNIMPLEMENTED, the
+  // database server's own tools back it up).
+  virtual absl::Status Backup(const std::string& path) = 0;
 
-  absl::StatusOr<std::map<RatingKey, Rating>> LoadRatings();
-  absl::Status SaveRatings(const std::map<RatingKey, Rating>& ratings);
-
-  // A consistent copy of the whole store at `path`, taken with SQLite's online backup API
-  // while the store stays in use; written to a temporary file beside `path` and renamed
-  // into place, so `path` is never a half-written copy.
-  absl::Status Backup(const std::string& path);
-
- private:
-  explicit Store(sqlite3* db) : db_(db) {}
-  absl::Status Exec(const std::string& sql);
-  std::optional<Account> AccountLocked(const std::string& name);  // with mutex_ held
-  sqlite3* db_;
-  std::mutex mutex_;
+  // The schema version the store is at (the number of migrations applied).
+  virtual absl::StatusOr<int> SchemaVersion() = 0;
 };
+
+// Options as stored: "key=value;key=value".
+std::string EncodeOptions(const OptionMap& options);
+OptionMap DecodeOptions(const std::string& text);
+int64_t UnixNow();
 
 }  // namespace gavel::arena

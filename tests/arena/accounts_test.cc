@@ -424,10 +424,11 @@ TEST(Accounts, ATlsTournamentBetweenTokenHoldersAdmitsNoImpostor) {
       if (!bot.empty()) seated.insert(bot);  // empty: a seat of the game's automata
     // The honest bot's seats were played by it or, while it was away (and once it had run
     // out of strikes), by the fallback: never by anyone else.
-    for (const MoveRecord& move : match->moves)
-      if (match->bots[move.seat] == "honest")
-        EXPECT_THAT(move.status, ::testing::AnyOf(v1::MOVE_STATUS_OK, v1::MOVE_STATUS_DISCONNECTED,
-                                                  v1::MOVE_STATUS_REPLACED));
+    for (const MoveRecord& move : match->moves) {
+      if (match->bots[move.seat] != "honest") continue;
+      EXPECT_THAT(move.status, ::testing::AnyOf(v1::MOVE_STATUS_OK, v1::MOVE_STATUS_DISCONNECTED,
+                                                v1::MOVE_STATUS_REPLACED));
+    }
   }
   EXPECT_EQ(seated, (std::set<std::string>{"honest", "other"}));
 }
