@@ -15,6 +15,8 @@
 // With --tournament it waits for --wait_for_bots bots, runs the tournament, prints the
 // standings on stdout and (with --exit_after_tournament) stops. On SIGTERM or SIGINT it stops
 // taking new matches, ends the bot streams and exits when the matches in play are done.
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <optional>
@@ -24,6 +26,8 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
@@ -77,6 +81,11 @@ ABSL_FLAG(std::string, metrics_listen, "",
           "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
 ABSL_FLAG(int, match_attempts, 3,
           "times a match is played from the start when the engine fails during it");
+ABSL_FLAG(std::string, arena_id, "",
+          "this arena's name in a PostgreSQL store's match queue (default: host name and pid)");
+ABSL_FLAG(int64_t, lease_ms, 10000,
+          "PostgreSQL store: a queued match whose arena stops renewing its lease goes to "
+          "another arena after this long");
 ABSL_FLAG(bool, tournament, false, "run a tournament once --wait_for_bots bots are connected");
 ABSL_FLAG(std::string, games, "", "comma-separated games of the tournament (empty: all)");
 ABSL_FLAG(int, deals, 2, "deals per game; each is played once per seat rotation");
@@ -109,6 +118,17 @@ std::vector<std::string> TournamentGames() {
   return absl::StrSplit(games, ',', absl::SkipEmpty());
 }
 
+bool IsShared(const std::string& db) {
+  return absl::StartsWith(db, "postgresql://") || absl::StartsWith(db, "postgres://");
+}
+
+std::string ArenaId() {
+  if (std::string id = absl::GetFlag(FLAGS_arena_id); !id.empty()) return id;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return absl::StrCat(host, "-", getpid());
+}
+
 // The tournament of --tournament; returns whether it completed.
 bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
                              const std::atomic<bool>& stop) {
@@ -127,7 +147,11 @@ bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
   options.progress = absl::GetFlag(FLAGS_progress);
   options.match_attempts = absl::GetFlag(FLAGS_match_attempts);
   options.max_matches_per_bot = absl::GetFlag(FLAGS_max_matches_per_bot);
-  auto report = RunTournament(options, hub.Connected(), referee, store, stop);
+  // With a shared (PostgreSQL) store the matches go through the queue that every arena
+  // works; with an embedded one this arena plays them all.
+  auto report = IsShared(absl::GetFlag(FLAGS_db))
+                    ? RunQueuedTournament(options, hub.Connected(), store, stop)
+                    : RunTournament(options, hub.Connected(), referee, store, stop);
   if (!report.ok()) {
     spdlog::error("tournament failed: {}", report.status().ToString());
     return false;
@@ -240,6 +264,12 @@ int Serve() {
   std::printf("listening on port %d\n", port);
   std::fflush(stdout);
 
+  std::optional<QueueWorkers> queue;
+  if (IsShared(absl::GetFlag(FLAGS_db))) {
+    const QueueOptions queue_options{ArenaId(), absl::GetFlag(FLAGS_concurrency), absl::GetFlag(FLAGS_lease_ms)};
+    spdlog::info("working the match queue as {}", queue_options.arena_id);
+    queue.emplace(queue_options, referee, hub, **store);
+  }
   std::atomic<bool> stop{false};
   std::atomic<int> exit_code{0};
   absl::Notification stopping;
@@ -256,6 +286,9 @@ int Serve() {
   }
   spdlog::info("signal {}: stopping", signals.Wait());
   stop = true;
+  // Queued matches in play finish while their bots are still connected (a drain, not a
+  // forfeit); the others stay queued for the other arenas.
+  if (queue) queue->Stop();
   stopping.Notify();
   recheck.join();
   health.Shutdown();

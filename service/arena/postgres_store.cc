@@ -6,6 +6,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "engine/core/status.h"
 
 namespace gavel::arena {
@@ -41,6 +42,15 @@ CREATE TABLE accounts (
   name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, created BIGINT NOT NULL,
   token_set BIGINT NOT NULL, revoked BIGINT);
 )sql",
+    R"sql(
+CREATE TABLE match_queue (
+  tournament_id BIGINT NOT NULL REFERENCES tournaments(id), ordinal INTEGER NOT NULL,
+  game TEXT NOT NULL, seed BIGINT NOT NULL, options TEXT NOT NULL, bots TEXT[] NOT NULL,
+  state TEXT NOT NULL DEFAULT 'queued', arena TEXT, lease_until BIGINT,
+  attempts INTEGER NOT NULL DEFAULT 0, match_id BIGINT REFERENCES matches(id),
+  PRIMARY KEY (tournament_id, ordinal));
+CREATE INDEX match_queue_open ON match_queue (tournament_id, ordinal) WHERE state <> 'done';
+)sql",
 };
 
 constexpr int64_t kMigrationLock = 0x6761'7665'6c00;  // pg_advisory_xact_lock key ("gavel")
@@ -49,6 +59,17 @@ Account AccountOf(const pqxx::row& row) {
   return Account{row[0].as<std::string>(), absl::HexStringToBytes(row[1].as<std::string>()),
                  row[2].as<int64_t>(), row[3].as<int64_t>(),
                  row[4].is_null() ? 0 : row[4].as<int64_t>()};
+}
+
+// The database server's clock in milliseconds: every arena's leases by one clock.
+constexpr const char* kNowMs = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+// A text[] literal of bot names (their alphabet, A-Z a-z 0-9 _ . -, needs no escaping
+// beyond the quotes).
+std::string TextArray(const std::vector<std::string>& names) {
+  std::string literal = "{";
+  for (size_t i = 0; i < names.size(); ++i) absl::StrAppend(&literal, i ? "," : "", "\"", names[i], "\"");
+  return literal + "}";
 }
 
 constexpr const char* kSelectAccount =
@@ -155,23 +176,32 @@ absl::Status PostgresStore::StartMatch(MatchRecord* match) {
   });
 }
 
+namespace {
+
+// A finished match's end, seats and moves (within the caller's transaction).
+void WriteFinish(pqxx::work& work, const MatchRecord& match) {
+  work.exec_params("UPDATE matches SET finished = $2, ended = $3, initial_hash = $4 WHERE id = $1",
+                   match.id, match.finished, UnixNow(), match.initial_hash);
+  for (size_t seat = 0; seat < match.bots.size(); ++seat)
+    work.exec_params("INSERT INTO match_seats VALUES ($1, $2, $3, $4, $5, $6)", match.id,
+                     static_cast<int>(seat), match.bots[seat], match.scores.at(seat),
+                     match.ranks.at(seat), match.strikes.at(seat));
+  // One COPY for all moves: a match has hundreds, and each statement is a round trip.
+  pqxx::stream_to moves(work, "moves");
+  for (size_t ply = 0; ply < match.moves.size(); ++ply) {
+    const MoveRecord& move = match.moves[ply];
+    moves << std::make_tuple(match.id, static_cast<int>(ply), move.seat,
+                             static_cast<int64_t>(move.move_id), v1::MoveStatus_Name(move.status),
+                             move.state_hash);
+  }
+  moves.complete();
+}
+
+}  // namespace
+
 absl::Status PostgresStore::FinishMatch(const MatchRecord& match) {
   return Transaction::Run(*this, [&](pqxx::work& work) {
-    work.exec_params("UPDATE matches SET finished = $2, ended = $3, initial_hash = $4 WHERE id = $1",
-                     match.id, match.finished, UnixNow(), match.initial_hash);
-    for (size_t seat = 0; seat < match.bots.size(); ++seat)
-      work.exec_params("INSERT INTO match_seats VALUES ($1, $2, $3, $4, $5, $6)", match.id,
-                       static_cast<int>(seat), match.bots[seat], match.scores.at(seat),
-                       match.ranks.at(seat), match.strikes.at(seat));
-    // One COPY for all moves: a match has hundreds, and each statement is a round trip.
-    pqxx::stream_to moves(work, "moves");
-    for (size_t ply = 0; ply < match.moves.size(); ++ply) {
-      const MoveRecord& move = match.moves[ply];
-      moves << std::make_tuple(match.id, static_cast<int>(ply), move.seat,
-                               static_cast<int64_t>(move.move_id), v1::MoveStatus_Name(move.status),
-                               move.state_hash);
-    }
-    moves.complete();
+    WriteFinish(work, match);
     return absl::OkStatus();
   });
 }
@@ -324,6 +354,79 @@ absl::StatusOr<std::vector<Account>> PostgresStore::Accounts() {
     return absl::OkStatus();
   }));
   return accounts;
+}
+
+absl::Status PostgresStore::EnqueueMatches(const std::vector<QueuedMatch>& matches) {
+  return Transaction::Run(*this, [&](pqxx::work& work) {
+    for (const QueuedMatch& match : matches)
+      work.exec_params("INSERT INTO match_queue (tournament_id, ordinal, game, seed, options, bots) "
+                       "VALUES ($1, $2, $3, $4, $5, $6::text[])",
+                       match.tournament_id, match.ordinal, match.game, static_cast<int64_t>(match.seed),
+                       EncodeOptions(match.options), TextArray(match.bots));
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::optional<QueuedMatch>> PostgresStore::ClaimMatch(
+    const std::string& arena, const std::vector<std::string>& connected_bots, int64_t lease_ms) {
+  std::optional<QueuedMatch> claimed;
+  GAVEL_RETURN_IF_ERROR(Transaction::Run(*this, [&](pqxx::work& work) {
+    const pqxx::result rows = work.exec_params(absl::StrCat(
+        "WITH candidate AS (SELECT tournament_id, ordinal FROM match_queue WHERE state <> 'done' "
+        "AND (state = 'queued' OR lease_until < ", kNowMs, ") AND bots <@ $2::text[] "
+        "ORDER BY tournament_id, ordinal LIMIT 1 FOR UPDATE SKIP LOCKED) "
+        "UPDATE match_queue q SET state = 'running', arena = $1, lease_until = ", kNowMs,
+        " + $3, attempts = q.attempts + 1 FROM candidate c WHERE q.tournament_id = c.tournament_id "
+        "AND q.ordinal = c.ordinal RETURNING q.tournament_id, q.ordinal, q.game, q.seed, q.options, "
+        "array_to_string(q.bots, ',')"),
+        arena, TextArray(connected_bots), lease_ms);
+    if (rows.empty()) return absl::OkStatus();
+    const pqxx::row row = rows[0];
+    claimed = QueuedMatch{row[0].as<int64_t>(), row[1].as<int>(), row[2].as<std::string>(),
+                          static_cast<uint64_t>(row[3].as<int64_t>()),
+                          DecodeOptions(row[4].as<std::string>()),
+                          absl::StrSplit(row[5].as<std::string>(), ',')};
+    return absl::OkStatus();
+  }));
+  return claimed;
+}
+
+absl::Status PostgresStore::RenewLeases(const std::string& arena, int64_t lease_ms) {
+  return Transaction::Run(*this, [&](pqxx::work& work) {
+    work.exec_params(absl::StrCat("UPDATE match_queue SET lease_until = ", kNowMs,
+                                  " + $2 WHERE arena = $1 AND state = 'running'"),
+                     arena, lease_ms);
+    return absl::OkStatus();
+  });
+}
+
+absl::Status PostgresStore::FinishQueuedMatch(const std::string& arena, const QueuedMatch& entry,
+                                              const MatchRecord& match) {
+  return Transaction::Run(*this, [&](pqxx::work& work) {
+    // The row lock keeps another arena from claiming the entry while this one commits.
+    if (work.exec_params("SELECT 1 FROM match_queue WHERE tournament_id = $1 AND ordinal = $2 "
+                         "AND state = 'running' AND arena = $3 FOR UPDATE",
+                         entry.tournament_id, entry.ordinal, arena).empty())
+      return absl::AbortedError(absl::StrCat("match ", entry.ordinal, " of tournament ",
+                                             entry.tournament_id, " is no longer this arena's"));
+    WriteFinish(work, match);
+    work.exec_params("UPDATE match_queue SET state = 'done', match_id = $3, lease_until = NULL "
+                     "WHERE tournament_id = $1 AND ordinal = $2",
+                     entry.tournament_id, entry.ordinal, match.id);
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<Store::QueueEntry>> PostgresStore::QueueResults(int64_t tournament_id) {
+  std::vector<QueueEntry> entries;
+  GAVEL_RETURN_IF_ERROR(Transaction::Run(*this, [&](pqxx::work& work) {
+    for (const pqxx::row& row : work.exec_params(
+             "SELECT COALESCE(match_id, 0), attempts FROM match_queue WHERE tournament_id = $1 "
+             "ORDER BY ordinal", tournament_id))
+      entries.push_back(QueueEntry{row[0].as<int64_t>(), row[1].as<int>()});
+    return absl::OkStatus();
+  }));
+  return entries;
 }
 
 absl::Status PostgresStore::Backup(const std::string&) {

@@ -37,6 +37,13 @@ class PostgresStore final : public Store {
   absl::StatusOr<std::vector<Account>> Accounts() override;
   absl::Status Backup(const std::string& path) override;
   absl::StatusOr<int> SchemaVersion() override;
+  absl::Status EnqueueMatches(const std::vector<QueuedMatch>& matches) override;
+  absl::StatusOr<std::optional<QueuedMatch>> ClaimMatch(
+      const std::string& arena, const std::vector<std::string>& connected_bots, int64_t lease_ms) override;
+  absl::Status RenewLeases(const std::string& arena, int64_t lease_ms) override;
+  absl::Status FinishQueuedMatch(const std::string& arena, const QueuedMatch& entry,
+                                 const MatchRecord& match) override;
+  absl::StatusOr<std::vector<QueueEntry>> QueueResults(int64_t tournament_id) override;
 
  private:
   class Transaction;

@@ -56,7 +56,8 @@ std::string BytesHash(const std::string& bytes) {
   return absl::StrFormat("%016x", hash);
 }
 
-absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
+absl::StatusOr<MatchRecord> Referee::Play(
+    const MatchPlan& plan, const std::function<absl::Status(const MatchRecord&)>& finish) {
   v1::NewGameRequest request;
   request.set_game(plan.game);
   request.set_players(static_cast<int>(plan.bots.size()));
@@ -119,7 +120,7 @@ absl::StatusOr<MatchRecord> Referee::Play(const MatchPlan& plan) {
     match.ranks.push_back(result.rank());
   }
   for (const Seat& seat : seats) match.strikes.push_back(seat.strikes);
-  GAVEL_RETURN_IF_ERROR(store_->FinishMatch(match));
+  GAVEL_RETURN_IF_ERROR(finish ? finish(match) : store_->FinishMatch(match));
   in_progress.finished = true;
   SendResults(match, status);
   return match;

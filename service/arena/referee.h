@@ -3,6 +3,7 @@
 // only its seat's view and legal moves, runs the clock and applies the fault rule
 // (arena.proto, "Referee rules"), so every match finishes whatever the bots do.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,11 @@ class Referee {
   // Plays the match to its end and stores it. An error is the engine's or the store's,
   // never a bot's (bots' faults are moves with a fault status); the match is left
   // unfinished in the store and may be played again from the start.
-  absl::StatusOr<MatchRecord> Play(const MatchPlan& plan);
+  // `finish` records the finished match instead of Store::FinishMatch (the match queue of
+  // several arenas records it only while this arena still holds the match).
+  absl::StatusOr<MatchRecord> Play(
+      const MatchPlan& plan,
+      const std::function<absl::Status(const MatchRecord&)>& finish = nullptr);
 
   ArenaMetrics* metrics() const { return metrics_; }
 

@@ -44,6 +44,16 @@ CREATE TABLE IF NOT EXISTS accounts (
   name TEXT PRIMARY KEY, token_hash BLOB NOT NULL UNIQUE, created INTEGER NOT NULL,
   token_set INTEGER NOT NULL, revoked INTEGER);
 )sql",
+    // The match queue of several arenas: the same table as PostgreSQL's (only PostgreSQL
+    // uses it; bots comma-separated here).
+    R"sql(
+CREATE TABLE IF NOT EXISTS match_queue (
+  tournament_id INTEGER NOT NULL REFERENCES tournaments(id), ordinal INTEGER NOT NULL,
+  game TEXT NOT NULL, seed INTEGER NOT NULL, options TEXT NOT NULL, bots TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'queued', arena TEXT, lease_until INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0, match_id INTEGER REFERENCES matches(id),
+  PRIMARY KEY (tournament_id, ordinal));
+)sql",
 };
 
 // One prepared statement; binds by position (1-based) and steps.

@@ -16,6 +16,25 @@ absl::StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& location) 
   return SqliteStore::Open(location);
 }
 
+namespace {
+
+absl::Status NoQueue() {
+  return absl::UnimplementedError("several arenas need a PostgreSQL store (--db=postgresql://...)");
+}
+
+}  // namespace
+
+absl::Status Store::EnqueueMatches(const std::vector<QueuedMatch>&) { return NoQueue(); }
+absl::StatusOr<std::optional<QueuedMatch>> Store::ClaimMatch(const std::string&,
+                                                             const std::vector<std::string>&, int64_t) {
+  return NoQueue();
+}
+absl::Status Store::RenewLeases(const std::string&, int64_t) { return NoQueue(); }
+absl::Status Store::FinishQueuedMatch(const std::string&, const QueuedMatch&, const MatchRecord&) {
+  return NoQueue();
+}
+absl::StatusOr<std::vector<Store::QueueEntry>> Store::QueueResults(int64_t) { return NoQueue(); }
+
 int64_t UnixNow() { return static_cast<int64_t>(time(nullptr)); }
 
 std::string EncodeOptions(const OptionMap& options) {

@@ -59,6 +59,17 @@ struct Account {
   int64_t revoked = 0;
 };
 
+// A match of a tournament queued for whichever arena holds its bots' streams (several arenas
+// on one PostgreSQL store). `ordinal` is its place in the schedule.
+struct QueuedMatch {
+  int64_t tournament_id = 0;
+  int ordinal = 0;
+  std::string game;
+  uint64_t seed = 0;
+  OptionMap options;
+  std::vector<std::string> bots;  // one per player
+};
+
 // The arena's store: one interface, two implementations with the same schema and the same
 // shared test suite (tests/arena/store_test.cc): SQLite (sqlite_store.cc), the embedded
 // default for a local tournament, the demo and a single arena on a volume; PostgreSQL
@@ -105,6 +116,29 @@ class Store {
 
   // The schema version the store is at (the number of migrations applied).
   virtual absl::StatusOr<int> SchemaVersion() = 0;
+
+  // The match queue of several arenas (PostgreSQL only; UNIMPLEMENTED elsewhere). Leases
+  // are timed by the database server's clock, so arenas' clocks need not agree.
+  virtual absl::Status EnqueueMatches(const std::vector<QueuedMatch>& matches);
+  // Takes the first queued match (or one whose lease ran out: its arena died) whose bots are
+  // all among `connected_bots`, for `arena`, with a lease of `lease_ms`; nullopt when none.
+  // Arenas claiming at once never get the same match (row locks, SKIP LOCKED).
+  virtual absl::StatusOr<std::optional<QueuedMatch>> ClaimMatch(
+      const std::string& arena, const std::vector<std::string>& connected_bots, int64_t lease_ms);
+  // Extends the leases of every match `arena` is playing.
+  virtual absl::Status RenewLeases(const std::string& arena, int64_t lease_ms);
+  // Stores the finished match and marks its queue entry done, in one transaction, only while
+  // `arena` still holds the entry: ABORTED otherwise (another arena plays it; this result
+  // is dropped and its match stays unfinished), so every match counts exactly once.
+  virtual absl::Status FinishQueuedMatch(const std::string& arena, const QueuedMatch& entry,
+                                         const MatchRecord& match);
+  // Each queue entry of the tournament in schedule order: its finished match (0 while not
+  // done) and how many times an arena took it.
+  struct QueueEntry {
+    int64_t match_id = 0;
+    int attempts = 0;
+  };
+  virtual absl::StatusOr<std::vector<QueueEntry>> QueueResults(int64_t tournament_id);
 };
 
 // Options as stored: "key=value;key=value".

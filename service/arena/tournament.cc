@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
@@ -101,6 +102,37 @@ void MatchSlots::Release(const std::vector<std::string>& bots) {
   freed_.notify_all();
 }
 
+// Ratings in schedule order (not finishing order), so they do not depend on which match
+// or which arena finished first; then the standings.
+absl::StatusOr<TournamentReport> Rate(int64_t id, std::vector<std::optional<MatchRecord>>& results,
+                                      int restarted, Store& store) {
+  auto ratings = store.LoadRatings();
+  if (!ratings.ok()) return ratings.status();
+  TournamentReport report;
+  report.id = id;
+  report.restarted = restarted;
+  std::vector<MatchRecord> finished;
+  for (std::optional<MatchRecord>& match : results) {
+    ++report.matches;
+    if (!match) {
+      ++report.failed;
+      continue;
+    }
+    std::vector<Rating*> players;
+    std::vector<int> ranks;
+    for (size_t seat = 0; seat < match->bots.size(); ++seat) {
+      if (match->bots[seat].empty()) continue;
+      players.push_back(&(*ratings)[{match->game, match->bots[seat]}]);
+      ranks.push_back(match->ranks[seat]);
+    }
+    UpdateRatings(players, ranks);
+    finished.push_back(std::move(*match));
+  }
+  GAVEL_RETURN_IF_ERROR(store.SaveRatings(*ratings));
+  report.standings = ComputeStandings(finished, *ratings);
+  return report;
+}
+
 std::vector<MatchPlan> Schedule(const TournamentOptions& options,
                                 const std::vector<v1::Hello>& bots) {
   std::vector<MatchPlan> plans;
@@ -168,31 +200,96 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
   for (int i = 0; i < std::max(1, options.concurrency); ++i) workers.emplace_back(work);
   for (std::thread& worker : workers) worker.join();
 
-  auto ratings = store.LoadRatings();
-  if (!ratings.ok()) return ratings.status();
-  TournamentReport report;
-  report.id = *id;
-  report.restarted = restarted;
-  std::vector<MatchRecord> finished;
-  for (std::optional<MatchRecord>& match : results) {
-    ++report.matches;
-    if (!match) {
-      ++report.failed;
+  return Rate(*id, results, restarted, store);
+}
+
+absl::StatusOr<TournamentReport> RunQueuedTournament(const TournamentOptions& options,
+                                                     const std::vector<v1::Hello>& bots,
+                                                     Store& store, const std::atomic<bool>& stop) {
+  std::vector<MatchPlan> plans = Schedule(options, bots);
+  std::vector<std::string> names;
+  for (const v1::Hello& bot : bots) names.push_back(bot.name());
+  GAVEL_ASSIGN_OR_RETURN(const int64_t id, store.NewTournament(absl::StrCat(
+      "games=", options.games.empty() ? "all" : absl::StrJoin(options.games, ","),
+      " deals=", options.deals, " seed=", options.seed, " bots=", absl::StrJoin(names, ","),
+      " queued")));
+  std::vector<QueuedMatch> queue;
+  for (size_t i = 0; i < plans.size(); ++i)
+    queue.push_back(QueuedMatch{id, static_cast<int>(i), plans[i].game, plans[i].seed,
+                                plans[i].options, plans[i].bots});
+  GAVEL_RETURN_IF_ERROR(store.EnqueueMatches(queue));
+  spdlog::info("tournament {}: {} matches queued for the arenas", id, plans.size());
+  std::vector<Store::QueueEntry> entries;
+  for (;;) {
+    GAVEL_ASSIGN_OR_RETURN(entries, store.QueueResults(id));
+    const bool done = std::all_of(entries.begin(), entries.end(),
+                                  [](const Store::QueueEntry& entry) { return entry.match_id != 0; });
+    if (done || stop) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // polls the shared store
+  }
+  std::vector<std::optional<MatchRecord>> results(entries.size());
+  int restarted = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    restarted += std::max(0, entries[i].attempts - 1);
+    if (entries[i].match_id == 0) continue;
+    GAVEL_ASSIGN_OR_RETURN(results[i], store.LoadMatch(entries[i].match_id));
+  }
+  return Rate(id, results, restarted, store);
+}
+
+QueueWorkers::QueueWorkers(QueueOptions options, Referee& referee, BotHub& hub, Store& store)
+    : options_(std::move(options)), referee_(referee), hub_(hub), store_(store) {
+  for (int i = 0; i < std::max(1, options_.workers); ++i) threads_.emplace_back([this] { Work(); });
+  threads_.emplace_back([this] { KeepLeases(); });
+}
+
+QueueWorkers::~QueueWorkers() { Stop(); }
+
+void QueueWorkers::Stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& thread : threads_)
+    if (thread.joinable()) thread.join();
+}
+
+bool QueueWorkers::Pause(std::chrono::milliseconds duration) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_for(lock, duration, [&] { return stopped_; });
+}
+
+void QueueWorkers::Work() {
+  constexpr auto kIdle = std::chrono::milliseconds(100);
+  while (Pause(std::chrono::milliseconds(0))) {
+    std::vector<std::string> connected;
+    for (const v1::Hello& bot : hub_.Connected()) connected.push_back(bot.name());
+    absl::StatusOr<std::optional<QueuedMatch>> entry =
+        store_.ClaimMatch(options_.arena_id, connected, options_.lease_ms);
+    if (!entry.ok()) spdlog::warn("match queue: {}", entry.status().ToString());
+    if (!entry.ok() || !entry->has_value()) {
+      if (!Pause(kIdle)) return;
       continue;
     }
-    std::vector<Rating*> players;
-    std::vector<int> ranks;
-    for (size_t seat = 0; seat < match->bots.size(); ++seat) {
-      if (match->bots[seat].empty()) continue;
-      players.push_back(&(*ratings)[{match->game, match->bots[seat]}]);
-      ranks.push_back(match->ranks[seat]);
-    }
-    UpdateRatings(players, ranks);
-    finished.push_back(std::move(*match));
+    const QueuedMatch& claimed = **entry;
+    const MatchPlan plan{claimed.tournament_id, claimed.game, claimed.seed, claimed.options, claimed.bots};
+    absl::StatusOr<MatchRecord> match = referee_.Play(plan, [&](const MatchRecord& finished) {
+      return store_.FinishQueuedMatch(options_.arena_id, claimed, finished);
+    });
+    // A failed match stays running under this arena's name until its lease runs out; then
+    // any arena (this one too) plays it again from the start.
+    if (!match.ok())
+      spdlog::warn("queued match {} of tournament {}: {}", claimed.ordinal, claimed.tournament_id,
+                   match.status().ToString());
   }
-  GAVEL_RETURN_IF_ERROR(store.SaveRatings(*ratings));
-  report.standings = ComputeStandings(finished, *ratings);
-  return report;
+}
+
+void QueueWorkers::KeepLeases() {
+  const auto period = std::chrono::milliseconds(std::max<int64_t>(1, options_.lease_ms / 3));
+  while (Pause(period))
+    if (absl::Status renewed = store_.RenewLeases(options_.arena_id, options_.lease_ms); !renewed.ok())
+      spdlog::warn("match queue leases: {}", renewed.ToString());
 }
 
 }  // namespace gavel::arena

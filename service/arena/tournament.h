@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "service/arena/ratings.h"
+#include "service/arena/bot_hub.h"
 #include "service/arena/referee.h"
 
 namespace gavel::arena {
@@ -68,5 +70,42 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
                                                const std::vector<v1::Hello>& bots,
                                                Referee& referee, Store& store,
                                                const std::atomic<bool>& stop);
+
+// Several arenas on one PostgreSQL store: the coordinator (the arena with --tournament)
+// queues the schedule in the store and waits until every queued match is finished (by any
+// arena), then rates them in schedule order.
+absl::StatusOr<TournamentReport> RunQueuedTournament(const TournamentOptions& options,
+                                                     const std::vector<v1::Hello>& bots,
+                                                     Store& store, const std::atomic<bool>& stop);
+
+struct QueueOptions {
+  std::string arena_id;    // unique per arena process
+  int workers = 4;         // matches this arena plays at once
+  int64_t lease_ms = 10000;  // a match whose arena stops renewing goes to another after this
+};
+
+// An arena's share of the queue: workers claim queued matches whose bots are all connected
+// to this arena, play them and record them while this arena still holds them; a keeper
+// renews the leases of the matches in play every lease_ms / 3.
+class QueueWorkers {
+ public:
+  QueueWorkers(QueueOptions options, Referee& referee, BotHub& hub, Store& store);
+  ~QueueWorkers();
+  void Stop();  // waits for the matches in play
+
+ private:
+  void Work();
+  void KeepLeases();
+  bool Pause(std::chrono::milliseconds duration);  // false once stopped
+
+  const QueueOptions options_;
+  Referee& referee_;
+  BotHub& hub_;
+  Store& store_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopped_ = false;
+  std::vector<std::thread> threads_;
+};
 
 }  // namespace gavel::arena

@@ -1,5 +1,6 @@
 // One suite for both stores: every test runs against SQLite and against a real PostgreSQL
 // server (started by the test; tests/support/postgres_server.h).
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <limits>
@@ -178,13 +179,13 @@ TEST_P(StoreTest, AccountsKeepTheirTokenHashAndRevocation) {
 TEST_P(StoreTest, ReopeningKeepsEverythingAndAppliesNoMigrationTwice) {
   auto version = store_->SchemaVersion();
   ASSERT_TRUE(version.ok()) << version.status();
-  EXPECT_EQ(*version, 2);
+  EXPECT_EQ(*version, 3);
   const int64_t tournament = *store_->NewTournament("kept");
   ASSERT_TRUE(store_->AddAccount("alice", std::string(32, 'x')).ok());
   store_.reset();
   store_ = Open();
   ASSERT_NE(store_, nullptr);
-  EXPECT_EQ(*store_->SchemaVersion(), 2);
+  EXPECT_EQ(*store_->SchemaVersion(), 3);
   EXPECT_THAT(*store_->Tournaments(), ElementsAre(tournament));
   EXPECT_TRUE(store_->FindAccount("alice")->has_value());
 }
@@ -221,6 +222,89 @@ TEST_P(StoreTest, BackupCopiesAnSqliteStoreAndIsLeftToPostgresOwnTools) {
   EXPECT_TRUE((*copied)->FindAccount("alice")->has_value());
   copied->reset();
   std::remove(copy.c_str());
+}
+
+std::vector<QueuedMatch> AQueue(int64_t tournament) {
+  std::vector<QueuedMatch> queue;
+  const std::vector<std::vector<std::string>> tables = {{"a", "b"}, {"b", "c"}, {"a", "b"}, {"c", "a"}};
+  for (size_t i = 0; i < tables.size(); ++i)
+    queue.push_back(QueuedMatch{tournament, static_cast<int>(i), "sultan", 1000 + i, {{"rounds", "2"}}, tables[i]});
+  return queue;
+}
+
+// The queue of several arenas: a match goes to an arena that has all its bots; two arenas
+// never hold the same match; a match whose lease ran out goes to another arena, and only
+// the arena holding it can record its result.
+TEST_P(StoreTest, QueuedMatchesGoToArenasWithTheirBotsExactlyOnce) {
+  const int64_t tournament = *store_->NewTournament("queued");
+  const absl::Status queued = store_->EnqueueMatches(AQueue(tournament));
+  if (GetParam() == Kind::kSqlite) {
+    EXPECT_EQ(queued.code(), absl::StatusCode::kUnimplemented);
+    return;
+  }
+  ASSERT_TRUE(queued.ok()) << queued;
+  auto first = store_->ClaimMatch("arena1", {"a", "b"}, 60000);
+  ASSERT_TRUE(first.ok() && first->has_value()) << first.status();
+  EXPECT_EQ((*first)->ordinal, 0);
+  EXPECT_EQ((*first)->bots, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ((*first)->seed, 1000u);
+  EXPECT_EQ((*first)->options, (OptionMap{{"rounds", "2"}}));
+  auto second = store_->ClaimMatch("arena2", {"a", "b", "x"}, 60000);
+  ASSERT_TRUE(second.ok() && second->has_value());
+  EXPECT_EQ((*second)->ordinal, 2);  // 0 is taken, 1 needs c
+  EXPECT_FALSE(store_->ClaimMatch("arena2", {"a", "b"}, 60000)->has_value());
+
+  // arena1 "dies": its lease is already over (a negative lease), so arena3 takes match 0.
+  ASSERT_TRUE(store_->RenewLeases("arena1", -1).ok());
+  auto taken_over = store_->ClaimMatch("arena3", {"a", "b", "c"}, 60000);
+  ASSERT_TRUE(taken_over.ok() && taken_over->has_value());
+  EXPECT_EQ((*taken_over)->ordinal, 0);
+
+  MatchRecord late = AMatch(tournament, 5), played = AMatch(tournament, 5);
+  ASSERT_TRUE(store_->StartMatch(&late).ok());
+  ASSERT_TRUE(store_->StartMatch(&played).ok());
+  EXPECT_EQ(store_->FinishQueuedMatch("arena1", **first, late).code(), absl::StatusCode::kAborted);
+  ASSERT_TRUE(store_->FinishQueuedMatch("arena3", **taken_over, played).ok());
+  EXPECT_EQ(store_->FinishQueuedMatch("arena3", **taken_over, played).code(), absl::StatusCode::kAborted);
+  auto results = store_->QueueResults(tournament);
+  ASSERT_TRUE(results.ok());
+  ASSERT_EQ(results->size(), 4u);
+  EXPECT_EQ((*results)[0].match_id, played.id);
+  EXPECT_EQ((*results)[0].attempts, 2);
+  EXPECT_EQ((*results)[1].match_id, 0);
+  EXPECT_EQ((*results)[2].attempts, 1);
+  EXPECT_THAT(*store_->FinishedMatches(tournament), ElementsAre(played.id));
+  EXPECT_FALSE(store_->LoadMatch(late.id)->finished);
+}
+
+// Arenas claiming at the same time never get the same match.
+TEST_P(StoreTest, ConcurrentClaimsNeverShareAMatch) {
+  const int64_t tournament = *store_->NewTournament("contended");
+  std::vector<QueuedMatch> queue;
+  for (int i = 0; i < 60; ++i) queue.push_back(QueuedMatch{tournament, i, "sultan", 1, {}, {"a", "b"}});
+  if (GetParam() == Kind::kSqlite) {  // one arena per SQLite store: no queue
+    EXPECT_EQ(store_->ClaimMatch("arena", {"a", "b"}, 60000).status().code(), absl::StatusCode::kUnimplemented);
+    return;
+  }
+  ASSERT_TRUE(store_->EnqueueMatches(queue).ok());
+  std::vector<std::unique_ptr<Store>> arenas;
+  for (int i = 0; i < 3; ++i) arenas.push_back(Open());
+  std::vector<std::vector<int>> claimed(3);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i)
+    threads.emplace_back([&, i] {
+      for (;;) {
+        auto match = arenas[i]->ClaimMatch(absl::StrCat("arena", i), {"a", "b"}, 60000);
+        if (!match.ok() || !match->has_value()) return;
+        claimed[i].push_back((*match)->ordinal);
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  std::vector<int> all;
+  for (const auto& some : claimed) all.insert(all.end(), some.begin(), some.end());
+  std::sort(all.begin(), all.end());
+  ASSERT_EQ(all.size(), 60u);
+  for (int i = 0; i < 60; ++i) EXPECT_EQ(all[i], i);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, StoreTest, ::testing::Values(Kind::kSqlite, Kind::kPostgres), Name);
