@@ -28,7 +28,8 @@
 ABSL_FLAG(std::string, policy, "random", "random, dirk, ismcts or learned");
 ABSL_FLAG(std::string, name, "", "the bot's name in the arena (default: the policy)");
 ABSL_FLAG(std::string, version, "1", "the bot's version, stored by the arena");
-ABSL_FLAG(std::string, arena, "127.0.0.1:50061", "the arena's gRPC target");
+ABSL_FLAG(std::string, arena, "127.0.0.1:50061",
+          "the arena's gRPC target; comma-separated for several arenas sharing one store");
 ABSL_FLAG(uint64_t, seed, 1, "random: the generator's seed");
 ABSL_FLAG(std::string, games, "",
           "random: comma-separated games to claim (empty: every game of this build)");
@@ -101,32 +102,45 @@ int main(int argc, char** argv) {
 
   const gavel::service::TerminationSignals signals;  // before the client's threads start
 
+  // One connection per arena of --arena: several arenas sharing a store each need the bot
+  // (docs/arena.md). Each connection has its own copy of the policy, which need not be safe
+  // to call from several threads.
   const std::string policy_name = absl::GetFlag(FLAGS_policy);
-  auto made = MakePolicy(policy_name);
-  if (!made.ok()) {
-    spdlog::error("{}", made.status().ToString());
-    return 2;
-  }
-  std::unique_ptr<gavel::bots::Policy> policy = std::move(*made);
-  gavel::bots::BotOptions options;
-  options.arena = absl::GetFlag(FLAGS_arena);
-  options.name = absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name);
-  options.version = absl::GetFlag(FLAGS_version);
-  if (absl::Status connection = ConfigureConnection(options); !connection.ok()) {
-    spdlog::error("{}", connection.ToString());
-    return 2;
-  }
-  gavel::bots::BotClient client(options, *policy);
-  std::atomic<int> exit_code{0};
-  std::thread player([&] {
-    if (!client.Run().ok()) {
-      exit_code = 1;
-      kill(getpid(), SIGTERM);  // refused for good: end the process
+  std::vector<std::unique_ptr<gavel::bots::Policy>> policies;
+  std::vector<std::unique_ptr<gavel::bots::BotClient>> clients;
+  for (absl::string_view target : absl::StrSplit(absl::GetFlag(FLAGS_arena), ',', absl::SkipEmpty())) {
+    auto made = MakePolicy(policy_name);
+    if (!made.ok()) {
+      spdlog::error("{}", made.status().ToString());
+      return 2;
     }
-  });
+    policies.push_back(std::move(*made));
+    gavel::bots::BotOptions options;
+    options.arena = std::string(target);
+    options.name = absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name);
+    options.version = absl::GetFlag(FLAGS_version);
+    if (absl::Status connection = ConfigureConnection(options); !connection.ok()) {
+      spdlog::error("{}", connection.ToString());
+      return 2;
+    }
+    clients.push_back(std::make_unique<gavel::bots::BotClient>(options, *policies.back()));
+  }
+  std::atomic<int> exit_code{0};
+  std::vector<std::thread> players;
+  for (auto& client : clients)
+    players.emplace_back([&, client = client.get()] {
+      if (!client->Run().ok()) {
+        exit_code = 1;
+        kill(getpid(), SIGTERM);  // refused for good: end the process
+      }
+    });
   signals.Wait();
-  client.Stop();
-  player.join();
-  spdlog::info("{}: stopped after {} turns", options.name, client.turns_answered());
+  int turns = 0;
+  for (auto& client : clients) client->Stop();
+  for (size_t i = 0; i < players.size(); ++i) {
+    players[i].join();
+    turns += clients[i]->turns_answered();
+  }
+  spdlog::info("{}: stopped after {} turns", absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name), turns);
   return exit_code;
 }

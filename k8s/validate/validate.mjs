@@ -183,6 +183,65 @@ const listed = new Set(kustomization.resources || []);
 for (const file of manifests) if (!listed.has(file)) failures.push(`kustomization.yaml does not list ${file}`);
 for (const file of listed) if (!manifests.includes(file)) failures.push(`kustomization.yaml lists missing ${file}`);
 
+// The PostgreSQL overlay (k8s/postgres): its files exist and parse, its new objects validate,
+// its arena patch takes the store from the Secret and keeps no volume, and every bot it
+// patches reaches each arena over TLS with a token.
+const overlayDir = join(k8sDir, "postgres");
+const overlay = parseAllDocuments(readFileSync(join(overlayDir, "kustomization.yaml"), "utf8"))[0].toJSON();
+const overlayFiles = [...(overlay.resources || []).filter((path) => path !== "../"),
+                      ...(overlay.patches || []).filter((patch) => patch.path).map((patch) => patch.path)];
+const overlayObjects = [];
+for (const file of overlayFiles) {
+  let documents;
+  try {
+    documents = parseAllDocuments(readFileSync(join(overlayDir, file), "utf8"));
+  } catch (error) {
+    failures.push(`postgres/${file}: ${error.message}`);
+    continue;
+  }
+  for (const document of documents) {
+    if (document.errors.length) failures.push(`postgres/${file}: ${document.errors[0].message}`);
+    else overlayObjects.push({ file, object: document.toJSON(), full: (overlay.resources || []).includes(file) });
+  }
+}
+for (const { file, object, full } of overlayObjects) {
+  if (!full) continue;
+  const Model = await modelFor(object.apiVersion, object.kind);
+  try {
+    new Model(object).validate();
+    checked += 1;
+  } catch (error) {
+    failures.push(`postgres/${file} (${object.kind} ${object.metadata?.name}): ${error.message}`);
+  }
+}
+const arenaPatch = overlayObjects.find(({ object }) => object.kind === "StatefulSet" && object.metadata.name === "gavel-arena");
+const arenaContainer = arenaPatch?.object.spec?.template?.spec?.containers?.find((c) => c.name === "arena");
+if (!arenaContainer) failures.push("postgres: no patch of the arena StatefulSet");
+else {
+  if (stringFlag(arenaContainer.args, "db") !== "$(GAVEL_DB)") failures.push("postgres: the arena's --db must be $(GAVEL_DB)");
+  if (!arenaContainer.env?.some((env) => env.name === "GAVEL_DB" && env.valueFrom?.secretKeyRef)) {
+    failures.push("postgres: GAVEL_DB must come from a Secret");
+  }
+  if (!stringFlag(arenaContainer.args, "tls_cert")) failures.push("postgres: the arenas must serve TLS");
+  if (!stringFlag(arenaContainer.args, "coordinator")) failures.push("postgres: one arena must coordinate (--coordinator)");
+  if (!arenaContainer.volumeMounts?.some((mount) => mount.mountPath === "/var/lib/gavel" && mount.$patch === "delete")) {
+    failures.push("postgres: the arena must drop the store's volume mount");
+  }
+}
+if (!(overlay.patches || []).some((patch) => /remove\s+path: \/spec\/volumeClaimTemplates/.test(patch.patch || ""))) {
+  failures.push("postgres: the arena's volume claim template must be removed");
+}
+for (const { file, object } of overlayObjects) {
+  if (object.kind !== "Deployment") continue;
+  const where = `postgres/${file}`;
+  checkBots(object, where);
+  for (const container of object.spec.template.spec.containers) {
+    if ((stringFlag(container.args, "arena") || "").split(",").filter(Boolean).length < 2) {
+      failures.push(`${where}: ${container.name} of ${object.metadata.name} must connect to every arena`);
+    }
+  }
+}
+
 if (failures.length) {
   for (const failure of failures) console.error(`FAIL ${failure}`);
   console.error(`${checked} passed, ${failures.length} failed`);

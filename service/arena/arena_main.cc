@@ -86,6 +86,9 @@ ABSL_FLAG(std::string, arena_id, "",
 ABSL_FLAG(int64_t, lease_ms, 10000,
           "PostgreSQL store: a queued match whose arena stops renewing its lease goes to "
           "another arena after this long");
+ABSL_FLAG(std::string, coordinator, "",
+          "several arenas on one store: only the arena whose --arena_id is this runs --tournament "
+          "(the others work its queue)");
 ABSL_FLAG(bool, tournament, false, "run a tournament once --wait_for_bots bots are connected");
 ABSL_FLAG(std::string, games, "", "comma-separated games of the tournament (empty: all)");
 ABSL_FLAG(int, deals, 2, "deals per game; each is played once per seat rotation");
@@ -278,7 +281,8 @@ int Serve() {
     while (!stopping.WaitForNotificationWithTimeout(period)) hub.RecheckAccounts();
   });
   std::thread tournament;
-  if (absl::GetFlag(FLAGS_tournament)) {
+  const std::string coordinator = absl::GetFlag(FLAGS_coordinator);
+  if (absl::GetFlag(FLAGS_tournament) && (coordinator.empty() || coordinator == ArenaId())) {
     tournament = std::thread([&] {
       if (!RunConfiguredTournament(hub, referee, **store, stop)) exit_code = 1;
       if (absl::GetFlag(FLAGS_exit_after_tournament)) kill(getpid(), SIGTERM);

@@ -48,14 +48,16 @@ inline Arena StartArena(const std::string& db, bool coordinate, const std::strin
   return arena;
 }
 
-// Dirk decides from the view alone, so every bot plays the same moves wherever its match runs.
+// One bot process per name, connected to every arena (a comma-separated --arena). Dirk
+// decides from the view alone, so every bot plays the same moves wherever its match runs.
 inline std::vector<ChildProcess> ConnectBots(const std::vector<Arena*>& arenas,
                                              const std::string& policy = "dirk") {
+  std::string targets;
+  for (const Arena* arena : arenas) absl::StrAppend(&targets, targets.empty() ? "" : ",", "127.0.0.1:", arena->port);
   std::vector<ChildProcess> bots;
-  for (const Arena* arena : arenas)
-    for (const std::string& name : kBots)
-      bots.push_back(MustStart({GAVEL_BOT_BINARY, "--policy=" + policy, "--name=" + name,
-                                absl::StrCat("--arena=127.0.0.1:", arena->port), "--log_level=error"}));
+  for (const std::string& name : kBots)
+    bots.push_back(MustStart({GAVEL_BOT_BINARY, "--policy=" + policy, "--name=" + name,
+                              "--arena=" + targets, "--log_level=error"}));
   return bots;
 }
 
