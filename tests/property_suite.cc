@@ -102,6 +102,10 @@ void CheckState(const Config& config, const State& state, uint64_t seed, int ste
     ASSERT_TRUE(resampled.ok()) << "seat " << seat << ": " << resampled.status();
     EXPECT_EQ(ViewBytes(**resampled, seat), ViewBytes(state, seat))
         << "seat " << seat << "'s view changed when hidden information was resampled";
+    // The spectator sees nothing private of any seat: re-drawing what `seat` cannot see
+    // (the other seats' hidden information) leaves the spectator's view as it was.
+    EXPECT_EQ(ViewBytes(**resampled, kNoSeat), ViewBytes(state, kNoSeat))
+        << "the spectator's view shows hidden information that seat " << seat << " cannot see";
     if (seat == mover) {
       std::vector<Move> resampled_legal;
       (*resampled)->LegalMoves(resampled_legal);

@@ -124,6 +124,9 @@ class State {
   // THE view filter: what `seat` may know, nothing else. The envelope (game, seat, number
   // of seats) is the core's; the game's own view message comes from PackView.
   void Observe(Seat seat, v1::View* out) const;
+  // The spectator's view: the same filter for a viewer who holds no seat (View.seat is
+  // kNoSeat), so it shows only what no seat holds privately. The arena's pages show it.
+  void ObserveAsSpectator(v1::View* out) const { Observe(kNoSeat, out); }
 
   // Canonical bytes of the full state (deterministic serialization).
   // Built on `arena` when given (a server call's arena), else on the heap.
@@ -133,6 +136,7 @@ class State {
 
  protected:
   // The game's view message for `seat` (e.g. gavel.v1.SultanView), packed into `out`.
+  // `seat` may be kNoSeat: the spectator, who sees nothing private of any seat.
   virtual void PackView(Seat seat, google::protobuf::Any* out) const = 0;
 };
 

@@ -649,6 +649,18 @@ void MorgenlandState::Serialize(v1::GameState* out) const {
   out->mutable_state()->PackFrom(proto);
 }
 
+namespace {
+
+// The spells of `holder` every other seat knows: what a spectator may see of them.
+uint32_t KnownToAll(const SeatData& holder, int holder_seat, int players) {
+  uint32_t known = holder.spells;
+  for (int seat = 0; seat < players; ++seat)
+    if (seat != holder_seat) known &= holder.known_by[seat];
+  return known;
+}
+
+}  // namespace
+
 void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
   v1::MorgenlandView view;
   EncodePublic(data_, &view);
@@ -660,7 +672,7 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
     room_view->set_face_up(data_.face_up[room]);
     room_view->set_set_known_by(data_.set_known[room]);
     room_view->set_order_known_by(data_.order_known[room]);
-    if (data_.set_known[room] >> viewer & 1) {
+    if (viewer != kNoSeat && data_.set_known[room] >> viewer & 1) {
       std::vector<int> known(data_.stack[room].begin(), data_.stack[room].begin() + data_.stack_size[room]);
       const bool ordered = data_.order_known[room] >> viewer & 1;
       if (!ordered) std::sort(known.begin(), known.end());
@@ -705,7 +717,7 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
     seat_view->set_scroll_spaces(s.scroll_spaces);
     seat_view->set_smuggler_spaces(s.smuggler_spaces);
     seat_view->set_spell_count(std::popcount(s.spells));
-    seat_view->set_spells(own ? s.spells : s.known_by[viewer]);
+    seat_view->set_spells(own ? s.spells : viewer == kNoSeat ? KnownToAll(s, seat, data_.players) : s.known_by[viewer]);
     seat_view->set_entered(s.entered);
     seat_view->set_djinn(s.djinn);
     seat_view->set_artifacts(std::accumulate(s.owned.begin(), s.owned.end(), 0));

@@ -88,14 +88,18 @@ absl::StatusOr<MatchRecord> Referee::Play(
   for (const Seat& seat : seats) match.bots.push_back(seat.bot);
   GAVEL_RETURN_IF_ERROR(store_->StartMatch(&match));
   if (metrics_) metrics_->MatchStarted(plan.game);
-  struct InProgress {  // ends the match in the metrics on every return
+  if (live_) live_->Begin(match);
+  struct InProgress {  // ends the match in the metrics and the live view on every return
     ArenaMetrics* metrics;
+    LiveMatches* live;
     const std::string& game;
+    int64_t id;
     bool finished = false;
     ~InProgress() {
       if (metrics) metrics->MatchEnded(game, finished);
+      if (live) live->End(id);
     }
-  } in_progress{metrics_, plan.game};
+  } in_progress{metrics_, live_, plan.game, match.id};
 
   while (!status.finished()) {
     const int seat = status.to_move();
@@ -113,6 +117,7 @@ absl::StatusOr<MatchRecord> Referee::Play(
     turn = TurnOf(applied);
     move->state_hash = HashText(applied.state_hash());
     match.moves.push_back(*move);
+    if (live_) live_->Append(match.id, *move);
   }
   match.finished = true;
   for (const v1::SeatResult& result : status.results()) {

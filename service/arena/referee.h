@@ -11,6 +11,7 @@
 #include "service/arena/arena_metrics.h"
 #include "service/arena/bot_hub.h"
 #include "service/arena/engine_backend.h"
+#include "service/arena/live_matches.h"
 #include "service/arena/store.h"
 
 namespace gavel::arena {
@@ -48,6 +49,8 @@ class Referee {
       const std::function<absl::Status(const MatchRecord&)>& finish = nullptr);
 
   ArenaMetrics* metrics() const { return metrics_; }
+  // Publishes the matches in play, move by move (for the pages); null: none.
+  void set_live(LiveMatches* live) { live_ = live; }
 
   // The mover's legal moves and view, as the engine's last call returned them.
   struct Turn {
@@ -72,6 +75,7 @@ class Referee {
   Store* store_;
   RefereeOptions options_;
   ArenaMetrics* metrics_;
+  LiveMatches* live_ = nullptr;
 };
 
 // FNV-1a 64 of a state's deterministic serialization, as hex: the per-move fingerprint

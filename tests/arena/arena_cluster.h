@@ -35,7 +35,7 @@ inline Arena StartArena(const std::string& db, bool coordinate, const std::strin
                                    "--db=" + db, "--arena_id=" + id, "--lease_ms=1500",
                                    "--concurrency=2", "--progress=false"};
   if (coordinate) {
-    for (const std::string flag :
+    for (const std::string& flag :
          {std::string("--tournament"), std::string("--exit_after_tournament"),
           absl::StrCat("--games=", ::gavel::testing::TestGame().name()), absl::StrCat("--deals=", deals),
           absl::StrCat("--wait_for_bots=", kBots.size())})
