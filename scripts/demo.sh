@@ -5,8 +5,13 @@
 # random bot) on loopback, runs a short tournament over every registered game at four
 # seats, prints the standings and stops everything.
 #
+# The arena's pages (leaderboard, matches, replays with each game's board) are served while
+# the tournament runs; their address is printed.
+#
 #   scripts/demo.sh          short tournament (DEALS=10 deals per game)
 #   scripts/demo.sh long     longer one (DEALS=100); DEALS=N sets any length
+#   scripts/demo.sh serve    the short tournament, then keeps serving its pages on
+#                            http://127.0.0.1:${HTTP_PORT:-8080}/ until Ctrl-C
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -17,6 +22,8 @@ build_dir=${GAVEL_BUILD_DIR:-build}
 
 deals=${DEALS:-10}
 [[ ${1:-} == long ]] && deals=${DEALS:-100}
+serve=false
+[[ ${1:-} == serve ]] && serve=true
 work=$(mktemp -d)
 pids=()
 stop_all() {
@@ -26,8 +33,9 @@ stop_all() {
 }
 trap stop_all EXIT
 
-# Starts a server with its stdout on a pipe and reads its readiness line (no polling);
-# sets `port` and leaves the pipe open on file descriptor `$2`.
+# Starts a server with its stdout on a pipe and reads its readiness line, "listening on
+# port N" (no polling); sets `port` (and `http_port` when it serves pages) and leaves the
+# pipe open on file descriptor `$2`.
 start_server() {
   local name=$1 fd_var=$2
   shift 2
@@ -38,8 +46,12 @@ start_server() {
   exec {fd}<"$work/$name.out"
   printf -v "$fd_var" '%s' "$fd"
   local line
-  read -r line <&"$fd" || { echo "$name did not start" >&2; exit 1; }
-  port=${line##* }
+  while read -r line <&"$fd"; do
+    [[ $line == "http on port "* ]] && http_port=${line##* }
+    [[ $line == "listening on port "* ]] && { port=${line##* }; return; }
+  done
+  echo "$name did not start" >&2
+  exit 1
 }
 
 start_server engine engine_fd "$build_dir/service/gavel-engine" --listen=127.0.0.1:0 \
@@ -47,11 +59,12 @@ start_server engine engine_fd "$build_dir/service/gavel-engine" --listen=127.0.0
 engine_port=$port
 start_server arena arena_fd "$build_dir/service/arena/gavel-arena" --listen=127.0.0.1:0 \
   --engine="127.0.0.1:$engine_port" --db="$work/arena.db" --tournament --exit_after_tournament \
-  --wait_for_bots=4 --deals="$deals" --log_level=warn
+  --wait_for_bots=4 --deals="$deals" --log_level=warn --http_listen=127.0.0.1:0
 arena=127.0.0.1:$port
 arena_pid=$server_pid
 games=$("$build_dir/service/arena/gavel-arena" games)
 echo "engine on port $engine_port, arena on port $port; games: $games; $deals deals per game"
+echo "pages (leaderboard, matches, live replays): http://127.0.0.1:$http_port/"
 
 "$build_dir/bots/gavel-bot" --policy=dirk --name=dirk --arena="$arena" \
   --log_level=warn 2>"$work/dirk.log" &
@@ -70,3 +83,10 @@ pids+=($!)
 cat <&"$arena_fd"
 wait "$arena_pid" || { echo "the tournament did not complete" >&2; exit 1; }
 "$build_dir/service/arena/gavel-arena" verify --db="$work/arena.db"
+
+if $serve; then
+  start_server pages pages_fd "$build_dir/service/arena/gavel-arena" --listen=127.0.0.1:0 \
+    --db="$work/arena.db" --http_listen="127.0.0.1:${HTTP_PORT:-8080}" --log_level=warn
+  echo "serving the tournament's pages on http://127.0.0.1:$http_port/ (Ctrl-C stops)"
+  wait "$server_pid" || true
+fi

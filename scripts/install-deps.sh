@@ -4,8 +4,9 @@
 # ccache so the subset build reuses the full build's objects, openssl to make the TLS tests'
 # certificates, a PostgreSQL server for the PostgreSQL store's tests (each test starts its
 # own in a temporary directory), Node.js and the pinned npm packages of the offline
-# Kubernetes manifest validation. libpqxx is PostgreSQL's C++ client, for the arena's
-# PostgreSQL store.
+# Kubernetes manifest validation, and headless Chromium that loads the arena's pages in the
+# tests. libpqxx is PostgreSQL's C++ client, for the arena's PostgreSQL store; civetweb (the
+# arena's HTTP server) comes with prometheus-cpp.
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
 
@@ -19,7 +20,7 @@ packages=(
 test_only=false
 [[ ${1:-} == --test ]] && test_only=true
 if $test_only; then
-  packages+=(clang libclang-rt-14-dev ccache openssl postgresql)
+  packages+=(clang libclang-rt-14-dev ccache openssl postgresql chromium)
   # A machine that already has node and npm (from any source) keeps them.
   command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 fi

@@ -42,6 +42,7 @@
 #include "service/arena/replay.h"
 #include "service/arena/store.h"
 #include "service/arena/tournament.h"
+#include "service/arena/web_server.h"
 #include "service/health_service.h"
 #include "service/termination_signals.h"
 #include "service/tls_flags.h"
@@ -66,7 +67,8 @@ ABSL_FLAG(int, max_queued_messages, 64, "messages queued for a bot that is not r
 ABSL_FLAG(std::optional<bool>, open_registration, std::nullopt,
           "admit bots without a token under any name no account owns (default: only when "
           "--listen is a loopback address)");
-ABSL_FLAG(double, bot_messages_per_s, 500, "messages a bot may send per second; more ends its stream");
+ABSL_FLAG(double, bot_messages_per_s, 500,
+          "messages a bot may send per second beyond its answers to open turns; more ends its stream");
 ABSL_FLAG(double, account_recheck_s, 5,
           "how often connected bots' accounts are checked for a revoked or rotated token");
 ABSL_FLAG(double, failed_logins_per_minute, 12,
@@ -77,6 +79,11 @@ ABSL_FLAG(std::string, health_listen, "",
 ABSL_FLAG(std::string, house_accounts_dir, "",
           "a folder of token files, one per house bot named by the file (a mounted Secret): "
           "each such account is created or given that token at start");
+ABSL_FLAG(std::string, http_listen, "",
+          "address:port of the pages (leaderboard, matches, replay viewer) and their JSON under "
+          "/api/ (empty: off; port 0 picks one)");
+ABSL_FLAG(bool, reveal_finished, false,
+          "the pages show every seat's view of a finished match, hands included");
 ABSL_FLAG(std::string, metrics_listen, "",
           "address:port for Prometheus /metrics (empty: off; port 0 picks one)");
 ABSL_FLAG(int, match_attempts, 3,
@@ -225,10 +232,24 @@ int Serve() {
   std::unique_ptr<EngineBackend> engine =
       MakeEngineBackend(absl::GetFlag(FLAGS_engine),
                         served_metrics ? &served_metrics->service() : nullptr, *engine_credentials);
+  LiveMatches live;
+  std::unique_ptr<WebServer> web;
+  if (const std::string address = absl::GetFlag(FLAGS_http_listen); !address.empty()) {
+    auto started = WebServer::Start(address, store->get(), &live,
+                                    WebOptions{.reveal_finished = absl::GetFlag(FLAGS_reveal_finished)});
+    if (!started.ok()) {
+      spdlog::error("{}", started.status().ToString());
+      return 1;
+    }
+    web = std::move(*started);
+    spdlog::info("pages on http://{}", address);
+    std::printf("http on port %d\n", web->port());
+  }
   Referee referee(engine.get(), &hub, store->get(),
                   RefereeOptions{hub_options.move_ms, hub_options.bank_ms,
                                  absl::GetFlag(FLAGS_max_strikes)},
                   served_metrics);
+  referee.set_live(&live);
 
   grpc::EnableDefaultHealthCheckService(false);
   ArenaService arena(&hub);

@@ -110,17 +110,25 @@ void BotConnection::OnReadDone(bool ok) {
     Close();
     return;
   }
+  v1::BotMessage message;
+  const bool parsed = Parse(incoming_, &message);
+  // An answer to an open turn is what the arena asked for and costs nothing; anything else
+  // (a late answer, garbage, an unexpected message) draws on the bot's message allowance.
+  if (parsed && greeted_ && message.has_move() && HandleReply(message.move())) {
+    StartRead(&incoming_);
+    return;
+  }
   if (!messages_->Take(std::chrono::steady_clock::now())) {
-    spdlog::warn("bot {}: over {} messages per second; disconnected", name(), hub_->options().messages_per_s);
+    spdlog::warn("bot {}: over {} unrequested messages per second; disconnected", name(),
+                 hub_->options().messages_per_s);
     {
       std::lock_guard lock(mutex_);
-      finish_status_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "too many messages per second");
+      finish_status_ = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "too many unrequested messages");
     }
     Close();
     return;
   }
-  v1::BotMessage message;
-  if (!Parse(incoming_, &message)) {
+  if (!parsed) {
     if (!greeted_) {
       finish_status_ = grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
                                     "the first message is not a well-formed gavel.v1.BotMessage");
@@ -133,7 +141,7 @@ void BotConnection::OnReadDone(bool ok) {
     HandleHello(message);
     if (!greeted_) return;
   } else if (message.has_move()) {
-    HandleReply(message.move());
+    spdlog::debug("bot {}: reply to a closed request {}", name(), message.move().request_id());
   } else {
     spdlog::warn("bot {}: unexpected message {}", name(), static_cast<int>(message.kind_case()));
     FailPending(v1::MOVE_STATUS_INVALID);
@@ -190,7 +198,7 @@ grpc::Status BotConnection::CheckHello(const v1::Hello& hello) const {
                       absl::StrCat("the name '", hello.name(), "' belongs to an account: send its token"));
 }
 
-void BotConnection::HandleReply(const v1::MoveReply& reply) {
+bool BotConnection::HandleReply(const v1::MoveReply& reply) {
   bool known = false;
   {
     std::lock_guard lock(mutex_);
@@ -203,7 +211,7 @@ void BotConnection::HandleReply(const v1::MoveReply& reply) {
   }
   // An unknown id is most likely an answer that came after its deadline: ignored.
   if (known) answered_.notify_all();
-  else spdlog::debug("bot {}: reply to a closed request {}", name(), reply.request_id());
+  return known;
 }
 
 void BotConnection::FailPending(v1::MoveStatus status) {

@@ -71,7 +71,8 @@ class BotConnection final : public grpc::ServerBidiReactor<grpc::ByteBuffer, grp
   };
   void HandleHello(const v1::BotMessage& message);
   grpc::Status CheckHello(const v1::Hello& hello) const;
-  void HandleReply(const v1::MoveReply& reply);
+  // Records the answer to an open turn; false when no open turn has its id.
+  bool HandleReply(const v1::MoveReply& reply);
   // Ends every turn the bot owes with `status`.
   void FailPending(v1::MoveStatus status);
   void Close();
@@ -109,7 +110,8 @@ struct BotHubOptions {
   // Bots without a token may play under any name no account owns.
   bool open_registration = true;
   FailureThrottle::Options failed_logins;
-  // Messages a bot may send per second (sustained) and at once; more ends its stream.
+  // Messages a bot may send per second (sustained) and at once beyond the answers to its
+  // open turns (which are always welcome); more ends its stream.
   double messages_per_s = 500;
   double message_burst = 1000;
 };
