@@ -1,0 +1,128 @@
+// Sultan's wire forms: the full state, its decoding, and the moves' decoding.
+#include "engine/core/proto_util.h"
+#include "engine/sultan/sultan_wire.h"
+
+namespace gavel::sultan {
+
+void ToProto(const Counts& counts, v1::JewelCounts* out) {
+  out->set_white(counts[kWhite]);
+  out->set_red(counts[kRed]);
+  out->set_yellow(counts[kYellow]);
+  out->set_green(counts[kGreen]);
+  out->set_blue(counts[kBlue]);
+}
+
+absl::Status FromProto(const v1::JewelCounts& in, absl::string_view what, Counts* out) {
+  const std::array<uint32_t, kColours> counts = {in.white(), in.red(), in.yellow(), in.green(),
+                                                 in.blue()};
+  for (int colour = 0; colour < kColours; ++colour) {
+    if (counts[colour] > static_cast<uint32_t>(kJewelsPerColour[colour]))
+      return Invalid(what, " holds ", counts[colour], " jewels of colour ", colour + 1,
+                     ", more than exist (", kJewelsPerColour[colour], ")");
+    (*out)[colour] = static_cast<uint8_t>(counts[colour]);
+  }
+  return absl::OkStatus();
+}
+
+void ToProto(const CardCounts& cards, google::protobuf::RepeatedField<uint32_t>* out) {
+  for (int value = 1; value <= kMaxCard; ++value)
+    for (int i = 0; i < cards[value]; ++i) out->Add(value);
+}
+
+absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, absl::string_view what,
+                       CardCounts* out) {
+  if (in.size() > 2 * kMaxCard) return Invalid(what, " lists ", in.size(), " cards, too many");
+  for (uint32_t value : in) {
+    if (value < 1 || value > kMaxCard) return Invalid(what, " holds a card of value ", value);
+    ++(*out)[value];
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ColourFromProto(int jewel, absl::string_view what, int8_t* colour) {
+  if (jewel < v1::JEWEL_WHITE || jewel > v1::JEWEL_BLUE) return Invalid(what, " is not a jewel");
+  *colour = static_cast<int8_t>(jewel - 1);
+  return absl::OkStatus();
+}
+
+absl::Status PhaseFromProto(v1::SultanPhase phase, Phase* out) {
+  if (phase < v1::SULTAN_PHASE_RETURN || phase > v1::SULTAN_PHASE_FINISHED)
+    return Invalid("phase ", static_cast<int>(phase), " is not a phase");
+  *out = static_cast<Phase>(phase);
+  return absl::OkStatus();
+}
+
+void SultanState::Serialize(v1::GameState* out) const {
+  Scratch<v1::SultanState> scratch;
+  v1::SultanState& proto = *scratch;
+  proto.set_players(data_.players);
+  proto.set_phase(static_cast<v1::SultanPhase>(data_.phase));
+  proto.set_pass(data_.pass);
+  proto.set_round(data_.round);
+  proto.set_start_player(data_.start_player);
+  ToProto(data_.bag, proto.mutable_bag());
+  ToProto(data_.drawn, proto.mutable_drawn());
+  for (int8_t colour : data_.cushions)
+    if (colour >= 0) proto.add_cushions(static_cast<v1::Jewel>(colour + 1));
+  for (int i = 0; i < data_.bids_made; ++i) {
+    auto* bid = proto.add_bids();
+    bid->set_seat(data_.bids[i].seat);
+    bid->set_cushion(data_.bids[i].cushion);
+    bid->set_value(data_.bids[i].value);
+  }
+  for (int seat = 0; seat < data_.players; ++seat) {
+    const SeatData& holder = data_.seats[seat];
+    auto* seat_proto = proto.add_seats();
+    ToProto(holder.pile, seat_proto->mutable_pile());
+    ToProto(holder.hand, seat_proto->mutable_hand());
+    ToProto(holder.played, seat_proto->mutable_played());
+    ToProto(holder.collection, seat_proto->mutable_collection());
+  }
+  proto.set_rng(data_.rng);
+  out->set_game("sultan");
+  out->mutable_state()->PackFrom(proto);
+}
+
+absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::DecodeState(
+    const google::protobuf::Any& any) const {
+  Scratch<v1::SultanState> scratch;
+  const v1::SultanState& in = *scratch;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(any, scratch.get(), "the sultan state"));
+  Data data;
+  GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
+  for (int seat = 0; seat < data.players; ++seat) {
+    const v1::SultanSeatState& holder = in.seats(seat);
+    SeatData& out = data.seats[seat];
+    const std::string who = absl::StrCat("seat ", seat, "'s ");
+    for (auto [cards, field, what] :
+         {std::tuple{&out.pile, &holder.pile(), "pile"}, {&out.hand, &holder.hand(), "hand"},
+          {&out.played, &holder.played(), "played cards"}}) {
+      GAVEL_RETURN_IF_ERROR(FromProto(*field, who + what, cards));
+    }
+    GAVEL_RETURN_IF_ERROR(FromProto(holder.collection(), who + "collection", &out.collection));
+  }
+  for (int i = 0; i < data.bids_made; ++i)
+    if (data.bids[i].value == 0) return Invalid("bid ", i, " has no card value");
+  data.rng = in.rng();
+  GAVEL_RETURN_IF_ERROR(Validate(data));
+  return std::unique_ptr<State>(std::make_unique<SultanState>(data));
+}
+
+absl::StatusOr<Move> SultanGameImpl::DecodeMove(const google::protobuf::Any& detail) const {
+  v1::SultanMove in;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
+  if (in.has_return_jewel()) {
+    int8_t colour = 0;
+    GAVEL_RETURN_IF_ERROR(ColourFromProto(in.return_jewel().jewel(), "the returned jewel", &colour));
+    return ReturnMove(colour);
+  }
+  if (in.has_bid()) {
+    if (in.bid().value() < 1 || in.bid().value() > kMaxCard || in.bid().cushion() > 2)
+      return Invalid("bid ", in.bid().value(), " on cushion ", in.bid().cushion(),
+                     " is out of range");
+    return BidMove(static_cast<int>(in.bid().value()), static_cast<int>(in.bid().cushion()));
+  }
+  return Invalid("the move names neither a returned jewel nor a bid");
+}
+
+}  // namespace gavel::sultan
