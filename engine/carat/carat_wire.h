@@ -1,10 +1,15 @@
 #pragma once
 // Conversions between Carat's native values and its proto messages, shared by the rules
-// (events, move details), the codec and the features.
+// (events, move details), the codec and the features; and the codec's internals.
+#include <bit>
+#include <span>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "engine/carat/carat.h"
+#include "engine/core/game.h"
+#include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 #include "gavel/v1/carat.pb.h"
 
 namespace gavel::carat {
@@ -34,5 +39,127 @@ absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* d
 inline std::string TileName(int tile) {
   return absl::StrCat(std::string(1, static_cast<char>('A' + TileType(tile))), TileValue(tile));
 }
+
+
+// Internal to engine/carat/: what the game object, the wire codec, the validation and the
+// view filter share.
+
+// INVALID_ARGUMENT with the game's prefix: every decoding and validation error.
+absl::Status Invalid(const auto&... parts) { return InvalidInput("carat", parts...); }
+
+// An upper bound on a seat's points: every chip's value times the largest multiplier.
+inline constexpr int kMaxScore = 145 * 4;
+
+// Reads a list of distinct tiles (a hand or the supply) into a bit set.
+absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& in, int limit,
+                            absl::string_view what, uint64_t* out);
+void TilesToProto(uint64_t tiles, google::protobuf::RepeatedPtrField<v1::CaratTile>* out);
+absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data);
+void BoardToProto(const Data& data, bool with_corners,
+                  google::protobuf::RepeatedPtrField<v1::CaratSpace>* out);
+
+// The fields a state and a view share: set-up, board, chips and seat count.
+template <typename Proto>
+absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
+  if (in.players() < 2 || in.players() > kMaxPlayers)
+    return Invalid("players must be 2 to 4, not ", in.players());
+  data->players = static_cast<uint8_t>(in.players());
+  if (in.colours_per_player() != 1 && in.colours_per_player() != 2)
+    return Invalid("colours_per_player must be 1 or 2, not ", in.colours_per_player());
+  data->colours_per_player = static_cast<uint8_t>(in.colours_per_player());
+  if (in.starting_hand_size() != 1 && in.starting_hand_size() != kMaxHand)
+    return Invalid("the starting hand size must be 1 or 3, not ", in.starting_hand_size());
+  data->hand_size = static_cast<uint8_t>(in.starting_hand_size());
+  if (in.board_size() != kSpaces)
+    return Invalid("the board lists ", in.board_size(), " spaces instead of ", kSpaces);
+  data->tile.fill(-1);
+  for (int space = 0; space < kSpaces; ++space) {
+    const v1::CaratSpace& shown = in.board(space);
+    auto where = [space] {
+      return absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")");
+    };
+    if (!is_view && shown.corners_size() != 0)
+      return Invalid(where(), " lists corner colours, which only views carry");
+    if (!shown.has_tile()) {
+      if (shown.rotation() != 0) return Invalid(where(), " is empty but has a rotation");
+      continue;
+    }
+    const int tile = TileFromProto(shown.tile());
+    if (tile < 0) return Invalid(where(), " holds a tile that does not exist");
+    if (shown.rotation() >= kRotations)
+      return Invalid(where(), " has rotation ", shown.rotation(), "; it must be 0 to 3");
+    data->tile[space] = static_cast<int8_t>(tile);
+    data->rotation[space] = static_cast<uint8_t>(shown.rotation());
+    data->occupied |= uint64_t{1} << space;
+  }
+  if (in.chips_size() != kChips || in.chip_scored_size() != kChips)
+    return Invalid("there must be ", kChips, " chip values and scored flags, not ", in.chips_size(),
+                   " and ", in.chip_scored_size());
+  for (int chip = 0; chip < kChips; ++chip) {
+    if (in.chips(chip) < 1 || in.chips(chip) > kMaxChipValue)
+      return Invalid("chip K(", ChipRow(chip), ",", ChipColumn(chip), ") has value ",
+                     in.chips(chip), "; chips are worth 1 to 5");
+    data->chip_value[chip] = static_cast<uint8_t>(in.chips(chip));
+    if (in.chip_scored(chip)) data->scored |= uint64_t{1} << chip;
+  }
+  if (in.seats_size() != data->players)
+    return Invalid("the state lists ", in.seats_size(), " seats for ", data->players, " players");
+  for (Seat seat = 0; seat < data->players; ++seat)
+    GAVEL_RETURN_IF_ERROR(ScoreFromProto(in.seats(seat).score(), seat, data));
+  return absl::OkStatus();
+}
+
+template <typename Proto>
+void PublicToProto(const Data& data, Proto* out) {
+  out->set_players(data.players);
+  out->set_colours_per_player(data.colours_per_player);
+  out->set_starting_hand_size(data.hand_size);
+  for (int chip = 0; chip < kChips; ++chip) {
+    out->add_chips(data.chip_value[chip]);
+    out->add_chip_scored((data.scored >> chip) & 1);
+  }
+}
+
+absl::Status FeaturizeCarat(const v1::View& view, std::span<const Move> moves, Features* out);
+
+class CaratGameImpl final : public Game {
+ public:
+  CaratGameImpl() {
+    info_.name = "carat";
+    info_.display_name = "Carat";
+    info_.min_players = 2;
+    info_.max_players = kMaxPlayers;
+    info_.options = {
+        OptionSpec{"colours_per_player",
+                   "diamond colours each seat owns; 2 (seat 0 red+yellow, seat 1 blue+green) "
+                   "only with 2 players",
+                   {"1", "2"},
+                   0,
+                   0,
+                   "1"},
+        OptionSpec{
+            "hand_size", "tiles each seat holds; 3 is the complex game", {"1", "3"}, 0, 0, "1"},
+    };
+    info_.players_note =
+        "seat 0 red, 1 yellow, 2 blue, 3 green; colours no seat owns still compete for chips";
+  }
+  const GameInfo& info() const override { return info_; }
+
+  absl::StatusOr<std::unique_ptr<State>> Resample(const v1::View& view,
+                                                  uint64_t seed) const override;
+  absl::Status Featurize(const v1::View& view, std::span<const Move> moves,
+                         Features* out) const override {
+    return FeaturizeCarat(view, moves, out);
+  }
+
+ protected:
+  absl::StatusOr<std::unique_ptr<State>> Create(int players, uint64_t seed, const Options& options,
+                                                EventSink* events) const override;
+  absl::StatusOr<std::unique_ptr<State>> DecodeState(const google::protobuf::Any& any) const override;
+  absl::StatusOr<Move> DecodeMove(const google::protobuf::Any& detail) const override;
+
+ private:
+  GameInfo info_;
+};
 
 }  // namespace gavel::carat
