@@ -1,0 +1,191 @@
+// Morgenland's wire forms: the full state and its decoding, move texts, details and decoding.
+#include "engine/morgenland/morgenland_wire.h"
+
+namespace gavel::morgenland {
+namespace {
+
+absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatData* s) {
+  if (in.tokens_size() != kTokens) return Invalid("seat ", seat, " must list its 8 tokens");
+  for (int token = 0; token < kTokens; ++token) {
+    const auto& t = in.tokens(token);
+    if (t.index() != static_cast<uint32_t>(token) || t.value() != static_cast<uint32_t>(TokenValue(token)) || t.seat() != seat)
+      return Invalid("seat ", seat, "'s token ", token, " is mislabelled");
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
+    GAVEL_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
+    s->token_space[token] = static_cast<int8_t>(t.space());
+    if (t.face_up()) s->face_up |= static_cast<uint8_t>(1 << token);
+    s->copies[token] = static_cast<uint8_t>(t.copies());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckRange(int64_t value, int64_t low, int64_t high, absl::string_view what) {
+  if (value < low || value > high) return Invalid(what, " is ", value, ", outside ", low, "..", high);
+  return absl::OkStatus();
+}
+
+void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::MorgenlandToken* out) {
+  out->set_seat(seat);
+  out->set_index(show ? token : 0);
+  out->set_value(show ? TokenValue(token) : 0);
+  out->set_space(s.token_space[token]);
+  out->set_face_up(s.face_up >> token & 1);
+  out->set_copies(s.copies[token]);
+}
+
+void MorgenlandState::Serialize(v1::GameState* out) const {
+  Scratch<v1::MorgenlandState> scratch;
+  v1::MorgenlandState& proto = *scratch;
+  EncodePublic(data_, &proto);
+  for (int room = 0; room < data_.players; ++room) {
+    auto* room_proto = proto.add_rooms();
+    for (int i = 0; i < data_.stack_size[room]; ++i) room_proto->add_stack(data_.stack[room][i]);
+    room_proto->set_face_up(data_.face_up[room]);
+    proto.add_set_known(data_.set_known[room]);
+    proto.add_order_known(data_.order_known[room]);
+  }
+  ToProto(data_.box, proto.mutable_box());
+  proto.set_spell_deck(data_.spell_deck);
+  for (int8_t spell : data_.tent) proto.add_tent(spell);
+  for (int seat = 0; seat < data_.players; ++seat) {
+    const SeatData& s = data_.seats[seat];
+    auto* seat_proto = proto.add_seats();
+    for (int token = 0; token < kTokens; ++token)
+      TokenToProto(s, seat, token, true, seat_proto->add_tokens());
+    ToProto(s.treasure, seat_proto->mutable_treasure());
+    ToProto(s.start, seat_proto->mutable_start());
+    ToProto(s.owned, seat_proto->mutable_owned());
+    ToProto(s.invoked, seat_proto->mutable_invoked());
+    ToProto(s.carpets, seat_proto->mutable_carpets());
+    seat_proto->set_parasite_uses(s.parasite_uses);
+    seat_proto->set_scroll_spaces(s.scroll_spaces);
+    seat_proto->set_smuggler_spaces(s.smuggler_spaces);
+    seat_proto->set_spells(s.spells);
+    for (int other = 0; other < data_.players; ++other) seat_proto->add_known_by(s.known_by[other]);
+    seat_proto->set_entered(s.entered);
+    seat_proto->set_djinn(s.djinn);
+  }
+  proto.set_rng(data_.rng);
+  out->set_game("morgenland");
+  out->mutable_state()->PackFrom(proto);
+}
+
+absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::DecodeState(const google::protobuf::Any& any) const {
+  Scratch<v1::MorgenlandState> scratch;  // arena-backed: no allocation per repeated field
+  v1::MorgenlandState& in = *scratch;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the morgenland state"));
+  Data data;
+  GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
+  const int n = data.players;
+  GAVEL_RETURN_IF_ERROR(DecodeRooms(in, &data));
+  GAVEL_RETURN_IF_ERROR(FromProto(in.box(), kArtifactsPerType, "the box", &data.box));
+  if (in.spell_deck() > kAllSpells) return Invalid("the spell deck names unknown spells");
+  data.spell_deck = in.spell_deck();
+  GAVEL_RETURN_IF_ERROR(DecodeTent(in.tent(), &data, false));
+  for (int seat = 0; seat < n; ++seat) {
+    const auto& seat_in = in.seats(seat);
+    SeatData& s = data.seats[seat];
+    GAVEL_RETURN_IF_ERROR(DecodeSeatTokens(seat_in, seat, &s));
+    GAVEL_RETURN_IF_ERROR(FromProto(seat_in.treasure(), kUnitsPerKind, "a seat's treasure", &s.treasure));
+    GAVEL_RETURN_IF_ERROR(FromProto(seat_in.start(), 3, "a seat's starting picks", &s.start));
+    GAVEL_RETURN_IF_ERROR(DecodeSeatPublic(seat_in, &s));
+    if (seat_in.spells() > kAllSpells) return Invalid("seat ", seat, " holds unknown spells");
+    s.spells = seat_in.spells();
+    if (seat_in.known_by_size() != n) return Invalid("seat ", seat, " must list known spells per seat");
+    for (int other = 0; other < n; ++other) s.known_by[other] = seat_in.known_by(other);
+  }
+  data.rng = in.rng();
+  GAVEL_RETURN_IF_ERROR(Validate(data));
+  return std::unique_ptr<State>(std::make_unique<MorgenlandState>(data));
+}
+
+absl::StatusOr<Move> MorgenlandGameImpl::DecodeMove(const google::protobuf::Any& detail) const {
+  v1::MorgenlandMove in;
+  GAVEL_RETURN_IF_ERROR(UnpackAny(detail, &in, "the move detail"));
+  switch (in.move_case()) {
+    case v1::MorgenlandMove::kKind:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.kind(), 0, kKinds - 1, "the kind"));
+      return KindMove(in.kind());
+    case v1::MorgenlandMove::kPass: return PassMove();
+    case v1::MorgenlandMove::kAccept: return AcceptMove();
+    case v1::MorgenlandMove::kNameSeat:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.name_seat(), 0, kMaxPlayers - 1, "the named seat"));
+      return SeatMove(in.name_seat());
+    case v1::MorgenlandMove::kPlace:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.place().token(), 0, kTokens - 1, "the token"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.place().space(), 0, kSpaces - 1, "the space"));
+      return PlaceMove(static_cast<int>(in.place().token()), in.place().space());
+    case v1::MorgenlandMove::kInvoke:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.invoke(), 0, kArtifactTypes - 1, "the artifact"));
+      return InvokeMove(in.invoke());
+    case v1::MorgenlandMove::kDoubleToken:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.double_token(), 0, kTokens - 1, "the token"));
+      return DoubleMove(static_cast<int>(in.double_token()));
+    case v1::MorgenlandMove::kCounter: return CounterMove();
+    case v1::MorgenlandMove::kKeepSpell:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.keep_spell(), 0, kSpells - 1, "the spell"));
+      return KeepMove(in.keep_spell());
+    case v1::MorgenlandMove::kPickPosition:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.pick_position(), 0, kMaxStack, "the position"));
+      return PickArtifactMove(static_cast<int>(in.pick_position()));
+    case v1::MorgenlandMove::kSpell:
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.spell().spell(), 0, kSpells - 1, "the spell"));
+      GAVEL_RETURN_IF_ERROR(CheckRange(in.spell().target(), 0, kSpellStride - 1, "the spell's target"));
+      return SpellMove(in.spell().spell(), static_cast<int>(in.spell().target()));
+    default:
+      return Invalid("the move names no action");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Move text and detail
+
+std::string MorgenlandState::MoveText(Move move) const {
+  const uint32_t id = move.id;
+  if (id < kKinds) {
+    const char* verb = data_.phase == Phase::kPick ? "pick" : data_.phase == Phase::kTake ? "take"
+                       : data_.phase == Phase::kMarket ? "return" : "pay with";
+    return absl::StrCat(verb, " ", KindName(static_cast<int>(id)));
+  }
+  if (id == kPassId) return "pass";
+  if (id == kAcceptId) return "accept";
+  if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) return absl::StrCat("camel to seat ", id - kSeatBase);
+  if (id >= kPlaceBase && id < kPlaceBase + 15 * kTokens)
+    return absl::StrCat("place ", TokenValue(static_cast<int>(id - kPlaceBase) / 15), " on ",
+                        SpaceName(static_cast<int>(id - kPlaceBase) % 15));
+  if (id >= kInvokeBase && id < kInvokeBase + kArtifactTypes)
+    return absl::StrCat("invoke ", ArtifactName(static_cast<int>(id - kInvokeBase)));
+  if (id >= kDoubleBase && id < kDoubleBase + kTokens)
+    return absl::StrCat("Double on ", TokenValue(static_cast<int>(id - kDoubleBase)));
+  if (id == kCounterId) return "Counterspell";
+  if (id >= kKeepBase && id < kKeepBase + kSpells) return absl::StrCat("keep ", SpellName(static_cast<int>(id - kKeepBase)));
+  if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) return absl::StrCat("pick artifact ", id - kPickArtifactBase);
+  if (id >= kSpellBase && id < kMaxMoveId) return SpellMoveText(data_, move);
+  return absl::StrCat("unknown move ", id);
+}
+
+void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  v1::MorgenlandMove proto;
+  const uint32_t id = move.id;
+  if (id < kKinds) proto.set_kind(static_cast<int>(id));
+  else if (id == kPassId) proto.set_pass(true);
+  else if (id == kAcceptId) proto.set_accept(true);
+  else if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) proto.set_name_seat(static_cast<int>(id - kSeatBase));
+  else if (id >= kPlaceBase && id < kPlaceBase + 15 * kTokens) {
+    proto.mutable_place()->set_token((id - kPlaceBase) / 15);
+    proto.mutable_place()->set_space(static_cast<int>(id - kPlaceBase) % 15);
+  } else if (id >= kInvokeBase && id < kInvokeBase + kArtifactTypes) proto.set_invoke(static_cast<int>(id - kInvokeBase));
+  else if (id >= kDoubleBase && id < kDoubleBase + kTokens) proto.set_double_token(id - kDoubleBase);
+  else if (id == kCounterId) proto.set_counter(true);
+  else if (id >= kKeepBase && id < kKeepBase + kSpells) proto.set_keep_spell(static_cast<int>(id - kKeepBase));
+  else if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) proto.set_pick_position(id - kPickArtifactBase);
+  else if (id >= kSpellBase && id < kMaxMoveId) {
+    proto.mutable_spell()->set_spell(SpellOf(move));
+    proto.mutable_spell()->set_target(TargetOf(move));
+  }
+  detail->PackFrom(proto);
+}
+
+}  // namespace gavel::morgenland
