@@ -20,13 +20,6 @@ std::vector<Move> Ids(const LegalMoves& legal) {
   return ids;
 }
 
-// The seats of the table a view is from (automata included), or 0 for a view that does
-// not decode.
-int SeatsOf(const Game& game, const v1::View& view) {
-  auto state = game.Resample(view, 0);
-  return state.ok() ? (*state)->seats() : 0;
-}
-
 // The seats of the table a network was trained for, from its metadata.
 absl::StatusOr<int> TrainedSeats(const Game& game, const learn::QPolicy& network,
                                  const std::string& path) {
@@ -54,9 +47,10 @@ absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::st
     const std::string name = entry.path().filename().string();
     if (!std::regex_match(name, match, file_name)) continue;
     const Game* game = FindGame(match[1].str());
-    if (game == nullptr)
-      return absl::InvalidArgumentError(absl::StrCat(entry.path().string(), ": no game named ",
-                                                     match[1].str(), " in this build"));
+    if (game == nullptr) {  // the build may hold a subset of the games (GAVEL_GAMES)
+      spdlog::debug("{}: {} is not in this build; skipped", entry.path().string(), match[1].str());
+      continue;
+    }
     auto network = learn::QPolicy::Load(*game, entry.path().string());
     if (!network.ok()) return network.status();
     if (network->AdvisorName() == "dirk") {
@@ -86,7 +80,7 @@ const learn::QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   auto it = networks_.find(view.game());
   if (it == networks_.end()) return nullptr;
   const Game& game = *FindGame(view.game());
-  const int seats = SeatsOf(game, view);
+  const int seats = view.seats();  // automata included
   for (const Network& network : it->second) {
     if (network.seats != seats) continue;
     // Weights made for another feature layout are never fed features they do not fit.
@@ -112,7 +106,7 @@ absl::StatusOr<uint32_t> LearnedPolicy::ChooseOrError(const v1::View& view,
     return absl::NotFoundError(absl::StrCat("no network and no Dirk rules for ", view.game()));
   {
     std::lock_guard lock(warned_mutex_);
-    const int seats = SeatsOf(*FindGame(view.game()), view);
+    const int seats = view.seats();
     if (warned_.insert(absl::StrCat(view.game(), "/", seats)).second)
       spdlog::warn("no network for {} at {} seats; playing Dirk's rules", std::string(view.game()),
                    seats);
