@@ -6,7 +6,8 @@
 # own in a temporary directory), Node.js and the pinned npm packages of the offline
 # Kubernetes manifest validation, and headless Chromium that loads the arena's pages in the
 # tests. libpqxx is PostgreSQL's C++ client, for the arena's PostgreSQL store; civetweb (the
-# arena's HTTP server) comes with prometheus-cpp.
+# arena's HTTP server) comes with prometheus-cpp; pybind11, python3-dev and numpy build the
+# Python module `gavel`.
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
 
@@ -15,7 +16,7 @@ packages=(
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
   libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libeigen3-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-grpcio python3-protobuf
+  python3 python3-grpcio python3-protobuf python3-dev python3-numpy pybind11-dev
 )
 test_only=false
 [[ ${1:-} == --test ]] && test_only=true

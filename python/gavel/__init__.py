@@ -1,0 +1,17 @@
+"""gavel: the engine's auction games in-process (docs/python.md).
+
+    import gavel
+    state = gavel.new_game("sultan", players=3, seed=7)
+    while not state.finished:
+        state.apply(state.legal_moves()[0])
+    print(state.outcome())
+
+States serialize to the same bytes the gavel service sends (`state.serialize()`,
+`gavel.deserialize(...)`); views are gavel.v1.View bytes (`state.observe(seat)`) or dicts
+(`state.observe_dict(seat)`); features are numpy arrays (`state.features(seat)`).
+`gavel.AecEnv` is one table in the PettingZoo AEC style; `gavel.VectorEnv` steps many
+tables per call.
+"""
+from ._gavel import (State, VectorEnv, deserialize, game_info, games, new_game,  # noqa: F401
+                     resample)
+from .env import AecEnv  # noqa: F401

@@ -1,0 +1,217 @@
+"""`import gavel`: the engine in-process from Python (run by ctest with PYTHONPATH set to
+the build's python folder and GAVEL_ENGINE_BINARY to the engine server).
+
+Every game played from Python ends with the same bytes as the engine service gives for the
+same seed and moves, states cross between Python and the service both ways, bad input
+raises, and the environments' arrays have the documented shapes and meaning.
+"""
+import os
+import random
+import subprocess
+import unittest
+
+import numpy as np
+
+import gavel
+from gavel.v1 import engine_pb2, engine_pb2_grpc
+
+
+def play_random(name, players, seed, moves_seed):
+    state = gavel.new_game(name, players, seed)
+    rng = random.Random(moves_seed)
+    history = []
+    while not state.finished:
+        move = rng.choice(state.legal_moves())
+        history.append(move)
+        state.apply(move)
+    return state, history
+
+
+class EngineServer:
+    """The gavel-engine binary on a loopback port (its readiness line, no sleeping)."""
+
+    def __enter__(self):
+        import grpc
+        self.process = subprocess.Popen([os.environ["GAVEL_ENGINE_BINARY"], "--listen=127.0.0.1:0",
+                                         "--log_level=warn"], stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        assert line.startswith("listening on port "), line
+        self.channel = grpc.insecure_channel(f"127.0.0.1:{line.split()[-1]}")
+        return engine_pb2_grpc.EngineStub(self.channel)
+
+    def __exit__(self, *_):
+        self.channel.close()
+        self.process.terminate()
+        self.process.wait()
+        self.process.stdout.close()
+
+
+class ModuleTest(unittest.TestCase):
+    def test_games_and_their_info(self):
+        names = gavel.games()
+        self.assertGreater(len(names), 0)
+        for name in names:
+            info = gavel.game_info(name)
+            self.assertEqual(info["name"], name)
+            self.assertLessEqual(info["min_players"], info["max_players"])
+
+    def test_same_bytes_as_the_service_and_states_cross_both_ways(self):
+        with EngineServer() as engine:
+            for name in gavel.games():
+                info = gavel.game_info(name)
+                players = info["min_players"]
+                state, history = play_random(name, players, seed=11, moves_seed=5)
+                response = engine.NewGame(engine_pb2.NewGameRequest(game=name, players=players, seed=11))
+                wire = response.state
+                for move in history:
+                    applied = engine.Apply(engine_pb2.ApplyRequest(
+                        state=engine_pb2.StateRef(full=wire), move=engine_pb2.Move(id=move)))
+                    wire = applied.state
+                self.assertEqual(wire.SerializeToString(deterministic=True), state.serialize(), name)
+                # A state serialized in Python goes on in the service, and back.
+                middle = gavel.new_game(name, players, 11)
+                for move in history[: len(history) // 2]:
+                    middle.apply(move)
+                proto = engine_pb2.GameState.FromString(middle.serialize())
+                legal = engine.LegalMoves(engine_pb2.LegalMovesRequest(state=engine_pb2.StateRef(full=proto),
+                                                                       seat=middle.to_move))
+                self.assertEqual([m.id for m in legal.moves], middle.legal_moves(), name)
+                back = gavel.deserialize(proto.SerializeToString())
+                self.assertEqual(back.serialize(), middle.serialize(), name)
+
+    def test_views_features_and_resampling(self):
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            state = gavel.new_game(name, players, 3)
+            seat = state.to_move
+            view = engine_pb2.View.FromString(state.observe(seat))
+            self.assertEqual(view.game, name)
+            self.assertEqual(view.seat, seat)
+            self.assertEqual(state.observe_dict(seat)["seat"], seat)
+            self.assertEqual(engine_pb2.View.FromString(state.observe(-1)).seat, -1)
+            observation, moves = state.features(seat)
+            self.assertEqual(observation.dtype, np.float32)
+            self.assertEqual(moves.shape[0], len(state.legal_moves()))
+            resampled = gavel.resample(state.observe(seat), 99)
+            self.assertEqual(resampled.observe(seat), state.observe(seat))
+            self.assertEqual(resampled.legal_moves(), state.legal_moves())
+
+    def test_bad_input_raises_and_changes_nothing(self):
+        name = gavel.games()[0]
+        players = gavel.game_info(name)["min_players"]
+        with self.assertRaises(KeyError):
+            gavel.new_game("chess", 2, 1)
+        with self.assertRaises(ValueError):
+            gavel.new_game(name, 99, 1)
+        with self.assertRaises(ValueError):
+            gavel.new_game(name, players, 1, {"no_such_option": "x"})
+        state = gavel.new_game(name, players, 1)
+        before = state.serialize()
+        illegal = max(state.legal_moves()) + 100000
+        with self.assertRaises(ValueError):
+            state.apply(illegal)
+        self.assertEqual(state.serialize(), before)
+        for garbage in [b"", b"\x00\xff\x13garbage", before[: len(before) // 2]]:
+            with self.assertRaises((ValueError, KeyError)):
+                gavel.deserialize(garbage)
+        with self.assertRaises(ValueError):
+            state.observe(99)
+        with self.assertRaises(ValueError):
+            state.features(-5)
+        with self.assertRaises((ValueError, KeyError)):
+            gavel.resample(b"\x01\x02", 1)
+        with self.assertRaises(TypeError):
+            state.apply("a move")
+
+    def test_a_finished_table_refuses_moves(self):
+        state, _ = play_random(gavel.games()[0], gavel.game_info(gavel.games()[0])["min_players"], 2, 2)
+        scores, ranks = state.outcome()
+        self.assertIn(1, ranks)
+        with self.assertRaises(RuntimeError):
+            state.apply(0)
+
+
+class EnvironmentTest(unittest.TestCase):
+    def test_the_aec_environment_plays_whole_games(self):
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            env = gavel.AecEnv(name, players, seed=4)
+            rng = random.Random(1)
+            steps = 0
+            while True:
+                observation, reward, done, truncated, info = env.last()
+                if done:
+                    break
+                self.assertEqual(env.action_mask().sum(), len(info["moves"]))
+                env.step(rng.randrange(len(info["moves"])))
+                steps += 1
+            self.assertGreater(steps, 0)
+            self.assertEqual(max(env.rewards.values()), 1.0, name)
+            self.assertTrue(all(env.terminations.values()))
+
+    def test_the_vector_environment(self):
+        name = gavel.games()[0]
+        players = gavel.game_info(name)["min_players"]
+        env = gavel.VectorEnv(name, players, num_envs=16, seed=7)
+        to_move, mask = env.observe()
+        self.assertEqual(to_move.shape, (16,))
+        self.assertEqual(mask.shape, (16, env.max_actions))
+        self.assertEqual(mask.dtype, np.bool_)
+        rng = np.random.default_rng(3)
+        finished = 0
+        for _ in range(3000):
+            counts = mask.sum(axis=1)
+            self.assertTrue((counts > 0).all())
+            actions = (rng.random(16) * counts).astype(np.int64)
+            reward, done, to_move, mask = env.step(actions)
+            self.assertEqual(reward.shape, (16, env.seats))
+            self.assertEqual(reward.dtype, np.float32)
+            self.assertTrue((reward[~done] == 0).all())
+            for row in reward[done]:
+                self.assertAlmostEqual(row.max(), 1.0)  # the winner's reward
+                self.assertTrue(((row >= 0) & (row <= 1)).all())
+            finished += int(done.sum())
+        self.assertGreater(finished, 0, "no table finished (and restarted)")
+        observations = env.observations()
+        self.assertEqual(observations.shape[0], 16)
+        self.assertEqual(observations.dtype, np.float32)
+        with self.assertRaises(ValueError):
+            env.step(np.full(16, 10**6))
+        with self.assertRaises(ValueError):
+            env.step(np.zeros(3))
+
+
+class ArenaBotTest(unittest.TestCase):
+    def test_a_python_policy_plays_a_tournament_in_a_few_lines(self):
+        import threading
+        import gavel.arena_bot
+        game = gavel.games()[0]
+        arena = subprocess.Popen([os.environ["GAVEL_ARENA_BINARY"], "--listen=127.0.0.1:0", "--db=:memory:",
+                                  "--tournament", "--deals=1", f"--games={game}", "--wait_for_bots=2",
+                                  "--exit_after_tournament", "--progress=false", "--log_level=warn"],
+                                 stdout=subprocess.PIPE, text=True)
+        try:
+            line = arena.stdout.readline()
+            self.assertTrue(line.startswith("listening on port "), line)
+            address = f"127.0.0.1:{line.split()[-1]}"
+            chosen = []
+
+            def first_move(view, legal):
+                chosen.append(view.game)
+                return legal[0].id
+
+            for name in ("first", "second"):
+                threading.Thread(target=gavel.arena_bot.run, daemon=True,
+                                 kwargs=dict(policy=first_move, name=name, games=[game], arena=address)).start()
+            summary = arena.stdout.readline()
+            self.assertIn("0 not finished", summary)
+            self.assertGreater(len(chosen), 0)
+            self.assertEqual(set(chosen), {game})
+        finally:
+            arena.terminate()
+            arena.wait()
+            arena.stdout.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
