@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "bots/dirk/dirk.h"
 #include "engine/core/registry.h"
 #include "google/protobuf/util/json_util.h"
 #include "python/vector_env.h"
@@ -97,6 +98,24 @@ class PyState {
     return py::make_tuple(outcome.scores, outcome.ranks);
   }
   PyState Clone() const { return PyState(state_->Clone()); }
+  // Dirk's move for the seat to move (the rule-based bot; docs/arena.md).
+  uint32_t DirkMove() const {
+    if (state_->finished()) throw std::runtime_error("the game is over");
+    const auto& policies = bots::dirk::Policies();
+    const auto dirk = policies.find(state_->game().name());
+    if (dirk == policies.end()) throw py::key_error("Dirk does not play " + state_->game().name());
+    v1::View view;
+    state_->Observe(state_->to_move(), &view);
+    state_->LegalMoves(legal_);
+    bots::LegalMoves legal;
+    for (Move move : legal_) {
+      v1::Move* shown = legal.Add();
+      shown->set_id(move.id);
+      shown->set_text(state_->MoveText(move));
+      state_->MoveDetail(move, shown->mutable_detail());
+    }
+    return dirk->second(view, legal);
+  }
   // The learning features of `seat`'s view and of its legal moves (when it is to move).
   py::tuple Features(int seat) const {
     CheckSeat(seat);
@@ -174,6 +193,7 @@ PYBIND11_MODULE(_gavel, module) {
       .def("serialize", &PyState::Serialize)
       .def("outcome", &PyState::Outcome, "(scores, ranks); ranks are 0 until the game is over")
       .def("clone", &PyState::Clone)
+      .def("dirk_move", &PyState::DirkMove, "Dirk's move for the seat to move")
       .def("features", &PyState::Features, py::arg("seat"),
            "(observation, move features) of the seat's view, as float32 arrays");
   BindVectorEnv(module);

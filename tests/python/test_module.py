@@ -123,6 +123,16 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             state.apply("a move")
 
+    def test_dirk_plays_legal_moves(self):
+        for name in gavel.games():
+            state = gavel.new_game(name, gavel.game_info(name)["min_players"], 5)
+            for _ in range(20):
+                if state.finished:
+                    break
+                move = state.dirk_move()
+                self.assertIn(move, state.legal_moves(), name)
+                state.apply(move)
+
     def test_a_finished_table_refuses_moves(self):
         state, _ = play_random(gavel.games()[0], gavel.game_info(gavel.games()[0])["min_players"], 2, 2)
         scores, ranks = state.outcome()
