@@ -14,12 +14,11 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_split.h"
 #include "bots/client/bot_client.h"
-#include "bots/dirk/dirk.h"
-#include "bots/ismcts_policy.h"
-#include "bots/learned_policy.h"
-#include "bots/random_policy.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
+#include "learn/ismcts.h"
+#include "learn/learned_policy.h"
+#include "policy/dirk/dirk.h"
 #include "service/tls.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
@@ -30,9 +29,9 @@ ABSL_FLAG(std::string, name, "", "the bot's name in the arena (default: the poli
 ABSL_FLAG(std::string, version, "1", "the bot's version, stored by the arena");
 ABSL_FLAG(std::string, arena, "127.0.0.1:50061",
           "the arena's gRPC target; comma-separated for several arenas sharing one store");
-ABSL_FLAG(uint64_t, seed, 1, "random: the generator's seed");
+ABSL_FLAG(uint64_t, seed, 1, "the seed of the policy's randomness (random, ismcts)");
 ABSL_FLAG(std::string, games, "",
-          "random: comma-separated games to claim (empty: every game of this build)");
+          "comma-separated games to claim (empty: every game the policy plays in this build)");
 ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
 ABSL_FLAG(double, time_ms, 0, "ismcts: search time per move in ms (> 0 overrides --iterations)");
 ABSL_FLAG(std::string, weights, "weights",
@@ -46,30 +45,42 @@ ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, war
 
 namespace {
 
-std::vector<std::string> RandomGames() {
-  const std::string games = absl::GetFlag(FLAGS_games);
-  if (!games.empty()) return absl::StrSplit(games, ',', absl::SkipEmpty());
+// A policy with the games it plays.
+struct Player {
+  gavel::policy::Policy policy;
+  std::vector<std::string> games;
+  std::unique_ptr<gavel::learn::LearnedPolicy> learned;  // owned here when the policy uses it
+};
+
+std::vector<std::string> AllGames() {
   std::vector<std::string> all;
   for (const gavel::Game* game : gavel::AllGames()) all.push_back(game->name());
   return all;
 }
 
-absl::StatusOr<std::unique_ptr<gavel::bots::Policy>> MakePolicy(const std::string& name) {
-  if (name == "dirk") return gavel::bots::dirk::MakeDirk();
-  if (name == "learned") {
-    auto learned = gavel::bots::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights));
-    if (!learned.ok()) return learned.status();
-    return std::unique_ptr<gavel::bots::Policy>(std::move(*learned));
-  }
-  if (name == "ismcts") {
+// The policy named by --policy. Its Policy is shared by every connection: each is called from
+// one thread at a time, the learned policy is safe to share, the others keep no state.
+absl::StatusOr<Player> MakePlayer(const std::string& name) {
+  Player player;
+  if (name == "dirk") {
+    player = {gavel::policy::dirk::DirkForAllGames(), gavel::policy::dirk::DirkGames()};
+  } else if (name == "learned") {
+    GAVEL_ASSIGN_OR_RETURN(player.learned, gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights)));
+    player.policy = player.learned->AsPolicy();
+    player.games = player.learned->Games();
+  } else if (name == "ismcts") {
     gavel::learn::IsmctsOptions options;
     options.iterations = absl::GetFlag(FLAGS_iterations);
     options.time_budget_ms = absl::GetFlag(FLAGS_time_ms);
-    return std::make_unique<gavel::bots::IsmctsPolicy>(options, absl::GetFlag(FLAGS_seed));
+    player = {gavel::learn::IsmctsPolicy(options), AllGames()};
+  } else if (name == "random") {
+    player = {gavel::policy::RandomPolicy(), AllGames()};
+  } else {
+    return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts or learned)");
   }
-  if (name == "random")
-    return std::make_unique<gavel::bots::RandomPolicy>(RandomGames(), absl::GetFlag(FLAGS_seed));
-  return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts or learned)");
+  if (const std::string games = absl::GetFlag(FLAGS_games); !games.empty())
+    player.games = absl::StrSplit(games, ',', absl::SkipEmpty());
+  return player;
 }
 
 // The token is read from a file (never a flag: flags show in process listings) and must not
@@ -103,19 +114,18 @@ int main(int argc, char** argv) {
   const gavel::service::TerminationSignals signals;  // before the client's threads start
 
   // One connection per arena of --arena: several arenas sharing a store each need the bot
-  // (docs/arena.md). Each connection has its own copy of the policy, which need not be safe
-  // to call from several threads.
+  // (docs/arena.md). Each connection has its own generator, seeded from --seed.
   const std::string policy_name = absl::GetFlag(FLAGS_policy);
-  std::vector<std::unique_ptr<gavel::bots::Policy>> policies;
+  auto player = MakePlayer(policy_name);
+  if (!player.ok()) {
+    spdlog::error("{}", player.status().ToString());
+    return 2;
+  }
   std::vector<std::unique_ptr<gavel::bots::BotClient>> clients;
   for (absl::string_view target : absl::StrSplit(absl::GetFlag(FLAGS_arena), ',', absl::SkipEmpty())) {
-    auto made = MakePolicy(policy_name);
-    if (!made.ok()) {
-      spdlog::error("{}", made.status().ToString());
-      return 2;
-    }
-    policies.push_back(std::move(*made));
     gavel::bots::BotOptions options;
+    options.games = player->games;
+    options.seed = absl::GetFlag(FLAGS_seed) + clients.size();
     options.arena = std::string(target);
     options.name = absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name);
     options.version = absl::GetFlag(FLAGS_version);
@@ -123,7 +133,7 @@ int main(int argc, char** argv) {
       spdlog::error("{}", connection.ToString());
       return 2;
     }
-    clients.push_back(std::make_unique<gavel::bots::BotClient>(options, *policies.back()));
+    clients.push_back(std::make_unique<gavel::bots::BotClient>(options, player->policy));
   }
   std::atomic<int> exit_code{0};
   std::vector<std::thread> players;
@@ -135,12 +145,14 @@ int main(int argc, char** argv) {
       }
     });
   signals.Wait();
-  int turns = 0;
+  int turns = 0, errors = 0;
   for (auto& client : clients) client->Stop();
   for (size_t i = 0; i < players.size(); ++i) {
     players[i].join();
     turns += clients[i]->turns_answered();
+    errors += clients[i]->policy_errors();
   }
-  spdlog::info("{}: stopped after {} turns", absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name), turns);
+  spdlog::info("{}: stopped after {} turns, {} of them answered with the policy's error",
+               absl::GetFlag(FLAGS_name).empty() ? policy_name : absl::GetFlag(FLAGS_name), turns, errors);
   return exit_code;
 }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
 #include "engine/core/rng.h"
 
 namespace gavel::learn {
@@ -126,10 +128,19 @@ absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
 }
 
 Policy IsmctsPolicy(const Game& game, IsmctsOptions options) {
-  return [&game, options](const Turn& turn, Rng& rng) {
+  return [&game, options](const Turn& turn) {
     IsmctsOptions seeded = options;
-    seeded.seed = rng.Next();
+    seeded.seed = turn.rng().Next();
     return IsmctsChoose(game, turn.view(), turn.legal(), seeded);
+  };
+}
+
+Policy IsmctsPolicy(IsmctsOptions options) {
+  return [options](const Turn& turn) -> absl::StatusOr<Move> {
+    const Game* game = FindGame(turn.view().game());
+    if (game == nullptr)
+      return absl::NotFoundError(absl::StrCat("this build has no game ", turn.view().game()));
+    return IsmctsPolicy(*game, options)(turn);
   };
 }
 

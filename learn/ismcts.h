@@ -27,8 +27,9 @@ std::vector<double> PlaceRewards(const Outcome& outcome);
 absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
                                   std::span<const Move> legal, const IsmctsOptions& options);
 
-// ISMCTS as a Policy for in-process play: each decision searches with a seed drawn from
-// the game's generator.
+// ISMCTS as a Policy: each decision searches with a seed drawn from the turn's generator.
 Policy IsmctsPolicy(const Game& game, IsmctsOptions options);
+// The same for every game of this build, by the view's game.
+Policy IsmctsPolicy(IsmctsOptions options);
 
 }  // namespace gavel::learn

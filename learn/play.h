@@ -7,42 +7,21 @@
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
 #include "engine/core/rng.h"
+#include "policy/policy.h"
 
 namespace gavel::learn {
 
-// One decision as a seat sees it: its view and the legal moves. The moves' detail messages
-// (what a bot receives over the wire) are given, or built from the state on first use.
-class Turn {
- public:
-  Turn(const State& state, const v1::View& view, std::span<const Move> legal)
-      : state_(&state), view_(view), legal_(legal) {}
-  Turn(const v1::View& view, std::span<const Move> legal,
-       const google::protobuf::RepeatedPtrField<v1::Move>& described)
-      : described_given_(&described), view_(view), legal_(legal) {}
-  const v1::View& view() const { return view_; }
-  std::span<const Move> legal() const { return legal_; }
-  // The legal moves with id and detail, as the arena sends them.
-  const google::protobuf::RepeatedPtrField<v1::Move>& Described() const;
-
- private:
-  const State* state_ = nullptr;  // only to describe moves: a policy never sees the full state
-  const google::protobuf::RepeatedPtrField<v1::Move>* described_given_ = nullptr;
-  const v1::View& view_;
-  std::span<const Move> legal_;
-  mutable std::optional<google::protobuf::RepeatedPtrField<v1::Move>> described_;
-};
-
-// A policy picks one of the legal moves from the seat's view only; `rng` is its own
-// randomness. Policies must be safe to call from several threads at once.
-using Policy = std::function<absl::StatusOr<Move>(const Turn& turn, Rng& rng)>;
-
-Policy RandomPolicy();
+// The one policy type (policy/policy.h), used by name here.
+using policy::Policy;
+using policy::RandomPolicy;
+using policy::Turn;
 
 // Decides the move of the seat to move at each turn of PlayToEnd.
 using Decider = std::function<absl::StatusOr<Move>(const Turn& turn, Seat seat)>;
 
-// Plays `state` to its end, every move from `decide`; an illegal move is an error.
-absl::Status PlayToEnd(State& state, const Decider& decide);
+// Plays `state` to its end, every move from `decide`; an illegal move is an error. The
+// turns carry `rng` as the policies' randomness.
+absl::Status PlayToEnd(State& state, const Decider& decide, Rng& rng);
 
 struct Match {
   int players = 0;

@@ -73,7 +73,8 @@ absl::StatusOr<MoveSpread> MoveFeatureSpread(const Game& game, int players, cons
   for (int g = 0; g < games; ++g) {
     auto state = game.NewGame(players, seed + static_cast<uint64_t>(g), options);
     if (!state.ok()) return state.status();
-    GAVEL_RETURN_IF_ERROR(PlayToEnd(**state, record));
+    Rng unused(Rng::FromSeed(seed));  // the advice and the network draw nothing
+    GAVEL_RETURN_IF_ERROR(PlayToEnd(**state, record, unused));
   }
   for (double& square : squares) square = moves > 0 ? std::sqrt(square / moves) : 0.0;
   return MoveSpread{std::move(squares), static_cast<int>(advice_column + move_size)};
@@ -113,7 +114,7 @@ QPolicy PolicySearch::At(const Eigen::VectorXf& offset) const {
 }
 
 absl::StatusOr<Evaluation> PolicySearch::Play(const QPolicy& policy, int games, uint64_t deals) const {
-  const Policy greedy = [&policy](const Turn& turn, Rng&) { return policy.Choose(turn); };
+  const Policy greedy = [&policy](const Turn& turn) { return policy.Choose(turn); };
   return Evaluate(game_, config_.players, config_.options, greedy, config_.opponent, games, deals,
                   config_.threads);
 }

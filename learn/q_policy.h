@@ -30,8 +30,8 @@ enum class InputLayout {
 // The layout a network is built with: with an advisor, the advice's features beside the move's.
 InputLayout LayoutFor(const std::string& advisor_name);
 
-// The move an advisor recommends for a turn.
-using Advisor = std::function<absl::StatusOr<Move>(const Turn& turn)>;
+// An advisor is a policy whose move a network sees as advice.
+using Advisor = Policy;
 
 class QPolicy {
  public:

@@ -16,7 +16,7 @@ absl::StatusOr<float> PlayOut(const State& world, Move first, Seat seat, const P
   std::unique_ptr<State> state = world.Clone();
   GAVEL_RETURN_IF_ERROR(state->Apply(first));
   Rng rng(Rng::FromSeed(seed));
-  if (auto played = PlayToEnd(*state, [&](const Turn& turn, Seat) { return base(turn, rng); });
+  if (auto played = PlayToEnd(*state, [&](const Turn& turn, Seat) { return base(turn); }, rng);
       !played.ok())
     return played;
   return SeatResults(state->outcome())[static_cast<size_t>(seat)];
@@ -100,8 +100,9 @@ std::vector<Move> RolloutCandidates(const Turn& turn, std::optional<Move> refere
 }
 
 Policy RolloutPolicy(const Game& game, Policy base, RolloutOptions options) {
-  return [&game, base = std::move(base), options](const Turn& turn, Rng& rng) -> absl::StatusOr<Move> {
-    auto reference = base(turn, rng);
+  return [&game, base = std::move(base), options](const Turn& turn) -> absl::StatusOr<Move> {
+    Rng& rng = turn.rng();
+    auto reference = base(turn);
     if (!reference.ok() || turn.legal().size() < 2) return reference;
     const std::vector<Move> moves = RolloutCandidates(turn, *reference, {}, options.candidates, rng);
     std::vector<uint64_t> world_seeds(static_cast<size_t>(std::max(options.worlds, 1)));

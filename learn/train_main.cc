@@ -16,11 +16,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "bots/in_process.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
 #include "learn/policy_search.h"
 #include "learn/trainer.h"
+#include "policy/dirk/dirk.h"
 
 ABSL_FLAG(std::string, game, "sultan", "game to train");
 ABSL_FLAG(bool, list_games, false, "print the games of this build, one a line, and exit");
@@ -83,7 +83,7 @@ using gavel::learn::NamedPolicy;
 
 absl::StatusOr<NamedPolicy> Named(const std::string& name, const std::string& game) {
   if (name != "dirk") return absl::InvalidArgumentError("unknown policy " + name + " (dirk)");
-  auto dirk = gavel::bots::DirkInProcess(game);
+  auto dirk = gavel::policy::dirk::Dirk(game);
   if (!dirk.ok()) return dirk.status();
   return NamedPolicy{name, *dirk};
 }
@@ -136,7 +136,7 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.hidden.push_back(value);
   }
   if (absl::GetFlag(FLAGS_advice) == "dirk") {
-    auto advisor = gavel::bots::DirkAdvisor(game.name());
+    auto advisor = gavel::policy::dirk::Dirk(game.name());
     if (!advisor.ok()) return advisor.status();
     config.advisor_name = "dirk";
     config.advisor = *advisor;
@@ -189,7 +189,7 @@ absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) 
 
 // --method=search: evolution strategies from --start against Dirk; saves the best policy.
 int RunSearch(const gavel::Game& game, std::ofstream& curve) {
-  auto advisor = gavel::bots::DirkAdvisor(game.name());
+  auto advisor = gavel::policy::dirk::Dirk(game.name());
   auto dirk = Named("dirk", game.name());
   if (!advisor.ok() || !dirk.ok()) {
     std::fprintf(stderr, "no Dirk for %s\n", game.name().c_str());

@@ -25,7 +25,7 @@ std::vector<int> Layers(int input, const std::vector<int>& hidden) {
 }
 
 Policy GreedyOf(const QPolicy& policy) {
-  return [&policy](const Turn& turn, Rng&) { return policy.Choose(turn); };
+  return [&policy](const Turn& turn) { return policy.Choose(turn); };
 }
 
 double Interpolate(double from, double to, double fraction) { return from + (to - from) * fraction; }
@@ -82,9 +82,9 @@ absl::StatusOr<size_t> Trainer::ChooseFor(const SeatPlan& plan, const Turn& turn
   if (plan.seating == Seating::kRandom || (learner && rng_.Below(1000000) < epsilon * 1e6))
     return rng_.Below(static_cast<uint32_t>(legal.size()));
   if (plan.seating == Seating::kExtra)
-    return index_of(config_.extra_opponents[plan.index].first.policy(turn, rng_));
+    return index_of(config_.extra_opponents[plan.index].first.policy(turn));
   if (learner && config_.guide && rng_.Below(1000000) < guide_share * 1e6)
-    return index_of(config_.guide->policy(turn, rng_));
+    return index_of(config_.guide->policy(turn));
   const QPolicy& q = plan.seating == Seating::kSnapshot ? snapshots_[plan.index] : policy_;
   return index_of(q.Choose(turn));
 }
@@ -107,7 +107,7 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
       decisions[static_cast<size_t>(seat)].emplace_back(rows.data(), rows.data() + rows.cols());
     }
     return move;
-  });
+  }, rng_);
   if (!played.ok()) return played;
   const std::vector<float> targets = SeatResults(state.outcome());
   for (size_t seat = 0; seat < decisions.size(); ++seat)
@@ -171,8 +171,8 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
     // The base game goes on with the base policy, sometimes at random to widen the states seen.
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
     if (rng_.Below(1000000) < epsilon * 1e6) return move;
-    return config_.base->policy(turn, rng_);
-  });
+    return config_.base->policy(turn);
+  }, rng_);
 }
 
 void Trainer::Store(Sample sample) {

@@ -5,7 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "bots/dirk/dirk.h"
+#include "policy/dirk/dirk.h"
 #include "engine/core/registry.h"
 #include "google/protobuf/util/json_util.h"
 #include "python/vector_env.h"
@@ -101,20 +101,22 @@ class PyState {
   // Dirk's move for the seat to move (the rule-based bot; docs/arena.md).
   uint32_t DirkMove() const {
     if (state_->finished()) throw std::runtime_error("the game is over");
-    const auto& policies = bots::dirk::Policies();
-    const auto dirk = policies.find(state_->game().name());
-    if (dirk == policies.end()) throw py::key_error("Dirk does not play " + state_->game().name());
+    auto dirk = policy::dirk::Dirk(state_->game().name());
+    if (!dirk.ok()) throw py::key_error("Dirk does not play " + state_->game().name());
     v1::View view;
     state_->Observe(state_->to_move(), &view);
     state_->LegalMoves(legal_);
-    bots::LegalMoves legal;
+    policy::LegalMoves legal;
     for (Move move : legal_) {
       v1::Move* shown = legal.Add();
       shown->set_id(move.id);
       shown->set_text(state_->MoveText(move));
       state_->MoveDetail(move, shown->mutable_detail());
     }
-    return dirk->second(view, legal);
+    Rng unused(1);  // Dirk's rules draw nothing
+    auto chosen = (*dirk)(policy::Turn(view, legal_, legal, unused));
+    if (!chosen.ok()) throw std::runtime_error(std::string(chosen.status().message()));
+    return chosen->id;
   }
   // The learning features of `seat`'s view and of its legal moves (when it is to move).
   py::tuple Features(int seat) const {

@@ -6,8 +6,8 @@
 
 namespace gavel::bots {
 
-BotClient::BotClient(BotOptions options, Policy& policy)
-    : options_(std::move(options)), policy_(policy) {
+BotClient::BotClient(BotOptions options, policy::Policy policy)
+    : options_(std::move(options)), policy_(std::move(policy)), rng_(Rng::FromSeed(options_.seed)) {
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(options_.max_message_bytes);
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, options_.min_backoff_ms);
@@ -50,6 +50,24 @@ grpc::Status BotClient::Run() {
   return grpc::Status::OK;
 }
 
+v1::BotMessage BotClient::Answer(const v1::TurnRequest& turn) {
+  std::vector<Move> legal;
+  legal.reserve(static_cast<size_t>(turn.legal_moves_size()));
+  for (const v1::Move& move : turn.legal_moves()) legal.push_back(Move{move.id()});
+  v1::BotMessage reply;
+  reply.mutable_move()->set_request_id(turn.request_id());
+  absl::StatusOr<Move> chosen = policy_(policy::Turn(turn.view(), legal, turn.legal_moves(), rng_));
+  if (chosen.ok()) {
+    reply.mutable_move()->set_move_id(chosen->id);
+  } else {
+    ++policy_errors_;
+    spdlog::warn("{}: could not choose in match {} at move {}: {}", options_.name, turn.match_id(),
+                 turn.ply(), chosen.status().ToString());
+    reply.mutable_move()->set_error(chosen.status().ToString().substr(0, 1000));
+  }
+  return reply;
+}
+
 void BotClient::Stop() {
   std::lock_guard lock(mutex_);
   stopped_ = true;
@@ -70,7 +88,7 @@ grpc::Status BotClient::PlayOnce(bool* welcomed) {
   v1::BotMessage hello;
   hello.mutable_hello()->set_name(options_.name);
   hello.mutable_hello()->set_version(options_.version);
-  for (const std::string& game : policy_.Games()) hello.mutable_hello()->add_games(game);
+  for (const std::string& game : options_.games) hello.mutable_hello()->add_games(game);
   v1::ArenaMessage message;
   if (stream->Write(hello)) {
     while (stream->Read(&message)) {
@@ -78,10 +96,7 @@ grpc::Status BotClient::PlayOnce(bool* welcomed) {
         *welcomed = true;
         spdlog::info("{}: welcomed by arena {}", options_.name, message.welcome().arena_version());
       } else if (message.has_turn()) {
-        const v1::TurnRequest& turn = message.turn();
-        v1::BotMessage reply;
-        reply.mutable_move()->set_request_id(turn.request_id());
-        reply.mutable_move()->set_move_id(policy_.Choose(turn.view(), turn.legal_moves()));
+        const v1::BotMessage reply = Answer(message.turn());
         ++turns_;
         if (!stream->Write(reply)) break;
       } else if (message.has_result() && on_result_) {

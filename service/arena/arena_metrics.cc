@@ -52,6 +52,7 @@ void ArenaMetrics::BotFault(absl::string_view game, v1::MoveStatus status) {
   const char* name = status == v1::MOVE_STATUS_TIMEOUT        ? "TIMEOUT"
                      : status == v1::MOVE_STATUS_INVALID      ? "INVALID"
                      : status == v1::MOVE_STATUS_DISCONNECTED ? "DISCONNECTED"
+                     : status == v1::MOVE_STATUS_FAILED       ? "FAILED"
                                                               : "other";
   families_->faults->Add({{"game", service::GameLabel(game)}, {"status", name}}).Increment();
 }

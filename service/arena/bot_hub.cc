@@ -205,7 +205,8 @@ bool BotConnection::HandleReply(const v1::MoveReply& reply) {
     auto it = pending_.find(reply.request_id());
     if (it != pending_.end() && !it->second->done) {
       it->second->done = true;
-      it->second->answer = {v1::MOVE_STATUS_OK, reply.move_id()};
+      it->second->answer = reply.error().empty() ? TurnAnswer{v1::MOVE_STATUS_OK, reply.move_id()}
+                                                 : TurnAnswer{v1::MOVE_STATUS_FAILED, 0};
       known = true;
     }
   }

@@ -225,6 +225,28 @@ TEST(ArenaTest, HangingCheatingAndVanishingBotsCannotStopTheGames) {
   ExpectEveryReplayVerifies(matches);
 }
 
+TEST(ArenaTest, ABotWhosePolicyFailsSaysSoAndIsStruckNotCoveredUp) {
+  const TempDb temp_db("failing");
+  Arena arena = StartTournament(temp_db.path, 2, {GamesFlag(), "--players=2", "--deals=1",
+                                                  "--max_strikes=2"});
+  ChildProcess steady = StartBot(arena, "random", "steady");
+  ChildProcess failing = StartFaultyBot(arena, "fail", "failing");
+  EXPECT_THAT(FinishTournament(arena), HasSubstr("2 matches, 0 not finished"));
+
+  auto store = OpenStore(temp_db.path);
+  const std::vector<MatchRecord> matches = StoredMatches(*store);
+  ASSERT_EQ(matches.size(), 2u);
+  for (const MatchRecord& match : matches)
+    for (size_t seat = 0; seat < match.bots.size(); ++seat)
+      EXPECT_EQ(match.strikes[seat], match.bots[seat] == "failing" ? 2 : 0) << match.bots[seat];
+  // Every answer of the failing bot is recorded as its error, none as a move of its own.
+  auto failing_moves = StatusesOf(matches, "failing");
+  EXPECT_EQ(failing_moves[v1::MOVE_STATUS_FAILED], 4);  // two strikes in each of 2 matches
+  EXPECT_GT(failing_moves[v1::MOVE_STATUS_REPLACED], 0);
+  EXPECT_EQ(failing_moves[v1::MOVE_STATUS_OK], 0);
+  ExpectEveryReplayVerifies(matches);
+}
+
 TEST(ArenaTest, StoreKeepsResultsAndRatingsAcrossArenaRestarts) {
   const TempDb temp_db("restart");
   const std::string& db = temp_db.path;

@@ -1,9 +1,10 @@
 // A misbehaving bot for the arena tests, built on the shared bot client.
 //
-//   faulty_bot --arena=host:port --name=NAME --fault=hang|illegal|disconnect
+//   faulty_bot --arena=host:port --name=NAME --fault=hang|illegal|disconnect|fail
 //
 // hang: never answers (and stops reading); illegal: answers with a move id that is never
-// legal; disconnect: answers three turns, then exits in the middle of the fourth.
+// legal; disconnect: answers three turns, then exits in the middle of the fourth; fail: its
+// policy returns an error at every turn (the client reports it to the arena).
 #include <cstdlib>
 #include <thread>
 
@@ -14,35 +15,30 @@
 
 ABSL_FLAG(std::string, arena, "", "the arena's gRPC target");
 ABSL_FLAG(std::string, name, "faulty", "bot name");
-ABSL_FLAG(std::string, fault, "hang", "hang, illegal or disconnect");
+ABSL_FLAG(std::string, fault, "hang", "hang, illegal, disconnect or fail");
 
 namespace {
 
-class FaultyPolicy final : public gavel::bots::Policy {
- public:
-  explicit FaultyPolicy(std::string fault) : fault_(std::move(fault)) {}
-  std::vector<std::string> Games() const override { return {gavel::testing::TestGame().name()}; }
-  uint32_t Choose(const gavel::v1::View&, const gavel::bots::LegalMoves& legal) override {
-    if (fault_ == "hang") std::this_thread::sleep_for(std::chrono::hours(1));
-    if (fault_ == "disconnect" && ++turns_ > 3) std::_Exit(0);
-    if (fault_ == "illegal") return 0xFFFFFFFFu;
-    return legal.Get(0).id();
-  }
-
- private:
-  std::string fault_;
-  int turns_ = 0;
-};
+gavel::policy::Policy FaultyPolicy(std::string fault) {
+  return [fault = std::move(fault), turns = 0](const gavel::policy::Turn& turn) mutable
+         -> absl::StatusOr<gavel::Move> {
+    if (fault == "hang") std::this_thread::sleep_for(std::chrono::hours(1));
+    if (fault == "disconnect" && ++turns > 3) std::_Exit(0);
+    if (fault == "illegal") return gavel::Move{0xFFFFFFFFu};
+    if (fault == "fail") return absl::InternalError("this policy cannot choose");
+    return turn.legal().front();
+  };
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
-  FaultyPolicy policy(absl::GetFlag(FLAGS_fault));
   gavel::bots::BotOptions options;
+  options.games = {gavel::testing::TestGame().name()};
   options.arena = absl::GetFlag(FLAGS_arena);
   options.name = absl::GetFlag(FLAGS_name);
-  gavel::bots::BotClient client(options, policy);
+  gavel::bots::BotClient client(options, FaultyPolicy(absl::GetFlag(FLAGS_fault)));
   client.Run();
   return 0;
 }

@@ -3,8 +3,9 @@
 // One benchmark per game over the decisions of one seeded game played by Dirk at every seat.
 #include <benchmark/benchmark.h>
 
-#include "bots/in_process.h"
 #include "engine/core/registry.h"
+#include "learn/learned_policy.h"
+#include "policy/dirk/dirk.h"
 
 namespace gavel {
 namespace {
@@ -15,7 +16,7 @@ struct Decision {
 };
 
 std::vector<Decision> DirkGame(const Game& game) {
-  auto dirk = *bots::DirkInProcess(game.name());
+  auto dirk = *policy::dirk::Dirk(game.name());
   auto state = std::move(*game.NewGame(4, 17, {}));
   Rng rng(1);
   std::vector<Decision> decisions;
@@ -24,9 +25,9 @@ std::vector<Decision> DirkGame(const Game& game) {
     state->LegalMoves(legal);
     Decision decision;
     state->Observe(state->to_move(), &decision.view);
-    const learn::Turn turn(*state, decision.view, legal);
+    const learn::Turn turn(*state, decision.view, legal, rng);
     decision.legal = turn.Described();
-    const Move move = *dirk(turn, rng);
+    const Move move = *dirk(turn);
     decisions.push_back(std::move(decision));
     state->ApplyLegal(move, nullptr);
   }
@@ -34,12 +35,15 @@ std::vector<Decision> DirkGame(const Game& game) {
 }
 
 void BM_LearnedChoose(benchmark::State& bench, const std::string& game_name) {
-  static const auto learned = std::move(*bots::LearnedPolicy::Load(GAVEL_WEIGHTS_DIR));
+  static const auto learned = std::move(*learn::LearnedPolicy::Load(GAVEL_WEIGHTS_DIR));
+  Rng rng(1);
   const std::vector<Decision> decisions = DirkGame(*FindGame(game_name));
   size_t next = 0, moves = 0;
   for (auto _ : bench) {
     const Decision& decision = decisions[next];
-    benchmark::DoNotOptimize(learned->ChooseOrError(decision.view, decision.legal));
+    std::vector<Move> ids;
+    for (const v1::Move& move : decision.legal) ids.push_back(Move{move.id()});
+    benchmark::DoNotOptimize(learned->Choose(learn::Turn(decision.view, ids, decision.legal, rng)));
     moves += static_cast<size_t>(decision.legal.size());
     next = (next + 1) % decisions.size();
   }

@@ -1,14 +1,15 @@
 // Dirk against random players in every game Dirk plays, every player count: seeded deals,
 // Dirk's seat rotating, and Dirk must win clearly more often than its fair share.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "bots/dirk/dirk.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "gtest/gtest.h"
+#include "policy/dirk/dirk.h"
 
-namespace gavel::bots::dirk {
+namespace gavel::policy::dirk {
 namespace {
 
 constexpr int kGamesPerTable = 120;
@@ -26,8 +27,10 @@ LegalMoves WireMoves(const State& state, const std::vector<Move>& legal) {
 }
 
 TEST(Dirk, BeatsRandomInEveryGameItPlays) {
-  ASSERT_FALSE(Policies().empty());
-  for (const auto& [name, choose] : Policies()) {
+  ASSERT_FALSE(DirkGames().empty());
+  for (const std::string& name : DirkGames()) {
+    auto dirk_policy = Dirk(name);
+    ASSERT_TRUE(dirk_policy.ok()) << dirk_policy.status();
     const Game* game = FindGame(name);
     ASSERT_NE(game, nullptr) << name;
     for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
@@ -51,7 +54,10 @@ TEST(Dirk, BeatsRandomInEveryGameItPlays) {
           if (state.to_move() == dirk) {
             v1::View view;
             state.Observe(dirk, &view);
-            move = Move{choose(view, WireMoves(state, legal))};
+            const LegalMoves wire = WireMoves(state, legal);
+            auto chosen = (*dirk_policy)(Turn(view, legal, wire, rng));
+            ASSERT_TRUE(chosen.ok()) << chosen.status();
+            move = *chosen;
           }
           ASSERT_TRUE(state.Apply(move).ok()) << "dirk chose an illegal move";
         }
@@ -74,5 +80,20 @@ TEST(Dirk, BeatsRandomInEveryGameItPlays) {
   }
 }
 
+TEST(Dirk, PlaysEveryGameOfThisBuildAndNoOther) {
+  std::vector<std::string> built;
+  for (const Game* game : AllGames()) built.push_back(game->name());
+  std::sort(built.begin(), built.end());
+  EXPECT_EQ(DirkGames(), built);  // every game has Dirk's rules; the list follows the build
+  EXPECT_EQ(Dirk("no_such_game").status().code(), absl::StatusCode::kNotFound);
+  v1::View view;
+  view.set_game("no_such_game");
+  const std::vector<Move> legal = {Move{0}};
+  const LegalMoves wire;
+  Rng rng(1);
+  EXPECT_EQ(DirkForAllGames()(Turn(view, legal, wire, rng)).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 }  // namespace
-}  // namespace gavel::bots::dirk
+}  // namespace gavel::policy::dirk

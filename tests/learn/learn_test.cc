@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <fstream>
 
-#include "bots/ismcts_policy.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -192,12 +191,14 @@ TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
   for (const Game* game : AllGames()) {
     SCOPED_TRACE(game->name());
     const Position position = MidGame(*game, game->info().max_players, 3, 30);
-    bots::LegalMoves wire;
+    policy::LegalMoves wire;
     for (Move move : position.legal) wire.Add()->set_id(move.id);
-    bots::IsmctsPolicy first(options, 9), second(options, 9);
-    const uint32_t chosen = first.Choose(position.view, wire);
-    EXPECT_TRUE(position.state->IsLegal(Move{chosen}));
-    EXPECT_EQ(second.Choose(position.view, wire), chosen);
+    const Policy ismcts = IsmctsPolicy(options);
+    Rng first_rng(9), second_rng(9);
+    auto chosen = ismcts(Turn(position.view, position.legal, wire, first_rng));
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    EXPECT_TRUE(position.state->IsLegal(*chosen));
+    EXPECT_EQ(*ismcts(Turn(position.view, position.legal, wire, second_rng)), *chosen);
   }
 }
 
@@ -209,8 +210,9 @@ TEST(PlayToEnd, RefusesAnIllegalMoveAndLeavesTheStateUnchanged) {
   const std::string before = position.state->Bytes();
   const Move illegal{9999};
   ASSERT_EQ(std::find(position.legal.begin(), position.legal.end(), illegal), position.legal.end());
-  const absl::Status status =
-      PlayToEnd(*position.state, [&](const Turn&, Seat) -> absl::StatusOr<Move> { return illegal; });
+  Rng rng(1);
+  const absl::Status status = PlayToEnd(
+      *position.state, [&](const Turn&, Seat) -> absl::StatusOr<Move> { return illegal; }, rng);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(status.message()), HasSubstr("9999"));
   EXPECT_EQ(position.state->Bytes(), before);
@@ -246,8 +248,8 @@ TEST(Rollout, CandidatesBeginWithTheReferenceThenThePreferred) {
   const Position position = MidGame(game, 4, 8, 6);
   const std::vector<Move>& legal = position.legal;
   ASSERT_GT(legal.size(), 6u);
-  const Turn turn(*position.state, position.view, legal);
   Rng rng(4);
+  const Turn turn(*position.state, position.view, legal, rng);
   const std::vector<Move> preferred = {legal[5], legal[0], legal[5]};
   const std::vector<Move> four = RolloutCandidates(turn, legal[3], preferred, 4, rng);
   ASSERT_EQ(four.size(), 4u);

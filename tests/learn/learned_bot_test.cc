@@ -7,14 +7,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bots/in_process.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "learn/learned_policy.h"
 #include "learn/policy_search.h"
 #include "learn/trainer.h"
+#include "policy/dirk/dirk.h"
 
-namespace gavel::bots {
+namespace gavel::learn {
 namespace {
 
 using ::testing::HasSubstr;
@@ -53,7 +54,7 @@ TEST(LearnedBot, HasWeightsForEveryGame) {
 // Every seat learned, four players (the trained tables): legal moves to the end (PlayGame
 // refuses illegal ones), the same game twice from the same seed.
 TEST(LearnedBot, PlaysLegalMovesDeterministicallyInEveryGame) {
-  const learn::Policy learned = LearnedInProcess(RepositoryWeights());
+  const learn::Policy learned = RepositoryWeights().AsPolicy();
   for (const Game* game : AllGames()) {
     SCOPED_TRACE(game->name());
     auto state = std::move(*game->NewGame(4, 5, {}));
@@ -77,7 +78,7 @@ void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name,
   SCOPED_TRACE(game_name);
   const Game& game = *FindGame(game_name);
   auto state = std::move(*game.NewGame(players, 8, {}));
-  auto dirk = DirkInProcess(game_name);
+  auto dirk = policy::dirk::Dirk(game_name);
   ASSERT_TRUE(dirk.ok());
   Rng rng(1);
   std::vector<Move> legal;
@@ -85,12 +86,12 @@ void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name,
     state->LegalMoves(legal);
     v1::View view;
     state->Observe(state->to_move(), &view);
-    const learn::Turn turn(*state, view, legal);
+    const learn::Turn turn(*state, view, legal, rng);
     EXPECT_FALSE(learned.HasNetworkFor(view));
-    auto chosen = learned.ChooseOrError(view, turn.Described());
+    auto chosen = learned.Choose(turn);
     ASSERT_TRUE(chosen.ok()) << chosen.status();
-    const Move expected = *(*dirk)(turn, rng);
-    EXPECT_EQ(*chosen, expected.id);
+    const Move expected = *(*dirk)(turn);
+    EXPECT_EQ(*chosen, expected);
     state->ApplyLegal(expected, nullptr);
   }
 }
@@ -107,6 +108,27 @@ TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
   ExpectDirkMoves(**loaded, "sultan", 4);
 }
 #endif
+
+// The table's seat count comes from View.seats: the same view said to be of a table no
+// network was trained for is played by Dirk's rules.
+TEST(LearnedBot, TakesTheSeatCountFromTheView) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    auto state = std::move(*game->NewGame(4, 6, {}));
+    std::vector<Move> legal;
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    EXPECT_TRUE(RepositoryWeights().HasNetworkFor(view));
+    view.set_seats(view.seats() + 7);
+    EXPECT_FALSE(RepositoryWeights().HasNetworkFor(view));
+    Rng rng(1);
+    const Turn turn(*state, view, legal, rng);
+    auto chosen = RepositoryWeights().Choose(turn);
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    EXPECT_EQ(*chosen, *(*policy::dirk::Dirk(game->name()))(turn));
+  }
+}
 
 TEST(LearnedBot, MissingOrEmptyFolderIsAClearError) {
   auto missing = LearnedPolicy::Load(::testing::TempDir() + "/no_such_weights");
@@ -171,7 +193,7 @@ TEST(LearnedBot, UnknownInputLayoutIsAClearError) {
 // The network chooses Dirk's move at every decision of a four-seat game.
 void ExpectPlaysLikeDirk(const learn::QPolicy& network, const std::string& game_name) {
   SCOPED_TRACE(game_name);
-  auto dirk = DirkInProcess(game_name);
+  auto dirk = policy::dirk::Dirk(game_name);
   auto state = std::move(*FindGame(game_name)->NewGame(4, 4, {}));
   Rng rng(1);
   std::vector<Move> legal;
@@ -179,10 +201,10 @@ void ExpectPlaysLikeDirk(const learn::QPolicy& network, const std::string& game_
     state->LegalMoves(legal);
     v1::View view;
     state->Observe(state->to_move(), &view);
-    const learn::Turn turn(*state, view, legal);
+    const learn::Turn turn(*state, view, legal, rng);
     auto chosen = network.Choose(turn);
     ASSERT_TRUE(chosen.ok()) << chosen.status();
-    ASSERT_EQ(*chosen, *(*dirk)(turn, rng));
+    ASSERT_EQ(*chosen, *(*dirk)(turn));
     state->ApplyLegal(*chosen, nullptr);
   }
 }
@@ -196,7 +218,7 @@ TEST(AdvisedNetwork, FollowsItsAdviceAtALargeMarginAndSavesTheMargin) {
   config.players = 4;
   config.episodes = 0;
   config.advisor_name = "dirk";
-  config.advisor = *DirkAdvisor("carat");
+  config.advisor = *policy::dirk::Dirk("carat");
   learn::Trainer trainer(game, config);
   learn::QPolicy network = trainer.policy();
   network.set_advice_margin(1e9);
@@ -236,9 +258,9 @@ TEST(Trainer, SameSeedGivesTheSameWeights) {
     config.eval_every = 40;
     config.eval_games = 8;
     config.advisor_name = "dirk";
-    config.advisor = *DirkAdvisor("mercado");
-    config.guide = learn::NamedPolicy{"dirk", *DirkInProcess("mercado")};
-    config.extra_opponents.emplace_back(learn::NamedPolicy{"dirk", *DirkInProcess("mercado")}, 0.5);
+    config.advisor = *policy::dirk::Dirk("mercado");
+    config.guide = learn::NamedPolicy{"dirk", *policy::dirk::Dirk("mercado")};
+    config.extra_opponents.emplace_back(learn::NamedPolicy{"dirk", *policy::dirk::Dirk("mercado")}, 0.5);
     bytes = TrainedBytes(game, config);
   }
   EXPECT_FALSE(saved[0].empty());
@@ -268,8 +290,8 @@ TEST(Trainer, RolloutTrainingGivesTheSameWeightsOnAnyThreadCount) {
     config.eval_every = 2;
     config.eval_games = 4;
     config.advisor_name = "dirk";
-    config.advisor = *DirkAdvisor("carat");
-    config.base = learn::NamedPolicy{"dirk", *DirkInProcess("carat")};
+    config.advisor = *policy::dirk::Dirk("carat");
+    config.base = learn::NamedPolicy{"dirk", *policy::dirk::Dirk("carat")};
     saved[threads - 1] = TrainedBytes(game, config);
   }
   EXPECT_FALSE(saved[0].empty());
@@ -284,7 +306,7 @@ learn::QPolicy UntrainedCaratNetwork() {
   config.players = 4;
   config.episodes = 0;
   config.advisor_name = "dirk";
-  config.advisor = *DirkAdvisor("carat");
+  config.advisor = *policy::dirk::Dirk("carat");
   learn::QPolicy network = learn::Trainer(*FindGame("carat"), config).policy();
   network.set_advice_margin(0);
   return network;
@@ -311,7 +333,7 @@ TEST(PolicySearch, SameSeedGivesTheSameWeightsOnAnyThreadCount) {
   ASSERT_TRUE(UntrainedCaratNetwork().Save(start_path).ok());
   std::string saved[2];
   for (int threads : {1, 2}) {
-    learn::SearchConfig config = SmallSearch(*DirkInProcess("carat"));
+    learn::SearchConfig config = SmallSearch(*policy::dirk::Dirk("carat"));
     config.iterations = 2;
     config.games = 8;
     config.eval_games = 8;
@@ -352,7 +374,7 @@ TEST(PolicySearch, ImprovesAPoorStartAgainstRandomPlayers) {
 // A search's linear start plays exactly Dirk's moves, in every game.
 TEST(PolicySearch, AdviceFollowingStartPlaysDirkInEveryGame) {
   for (const Game* game : AllGames()) {
-    auto start = learn::AdviceFollowingNetwork(*game, 4, {}, "dirk", *DirkAdvisor(game->name()));
+    auto start = learn::AdviceFollowingNetwork(*game, 4, {}, "dirk", *policy::dirk::Dirk(game->name()));
     ASSERT_TRUE(start.ok()) << start.status();
     EXPECT_EQ(start->network().layer_count(), 1);
     ExpectPlaysLikeDirk(*start, game->name());
@@ -365,7 +387,7 @@ TEST(PolicySearch, AdviceFollowingStartPlaysDirkInEveryGame) {
 // of how much each feature differs from the advice's.
 TEST(PolicySearch, MoveFeatureSearchMovesOnlyThoseWeights) {
   const Game& game = *FindGame("carat");
-  auto start = learn::AdviceFollowingNetwork(game, 4, {}, "dirk", *DirkAdvisor("carat"));
+  auto start = learn::AdviceFollowingNetwork(game, 4, {}, "dirk", *policy::dirk::Dirk("carat"));
   ASSERT_TRUE(start.ok()) << start.status();
   auto spread = learn::MoveFeatureSpread(game, 4, {}, *start, 15, 3, 1);
   ASSERT_TRUE(spread.ok()) << spread.status();
@@ -375,7 +397,7 @@ TEST(PolicySearch, MoveFeatureSearchMovesOnlyThoseWeights) {
   EXPECT_GT(first, 0);
   EXPECT_LT(first + 15, start->network().input_size());
 
-  learn::SearchConfig config = SmallSearch(*DirkInProcess("carat"));
+  learn::SearchConfig config = SmallSearch(*policy::dirk::Dirk("carat"));
   config.iterations = 2;
   config.games = 16;
   config.eval_games = 8;
@@ -413,4 +435,4 @@ TEST(PolicySearch, NeedsAnAdvisedNetworkAndAnOpponent) {
 #endif
 
 }  // namespace
-}  // namespace gavel::bots
+}  // namespace gavel::learn

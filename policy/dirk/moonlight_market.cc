@@ -29,10 +29,10 @@
 #include <tuple>
 #include <vector>
 
-#include "bots/dirk/dirk.h"
+#include "policy/dirk/dirk.h"
 #include "gavel/v1/moonlight_market.pb.h"
 
-namespace gavel::bots::dirk {
+namespace gavel::policy::dirk {
 namespace {
 
 constexpr int kColours = 5;
@@ -183,6 +183,6 @@ uint32_t ChooseMoonlightMarket(const v1::View& view, const LegalMoves& legal) {
   }
 }
 
-}  // namespace gavel::bots::dirk
+}  // namespace gavel::policy::dirk
 
 GAVEL_REGISTER_DIRK(moonlight_market, ChooseMoonlightMarket)

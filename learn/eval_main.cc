@@ -18,10 +18,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "bots/in_process.h"
 #include "engine/core/registry.h"
 #include "learn/ismcts.h"
+#include "learn/learned_policy.h"
 #include "learn/rollout.h"
+#include "policy/dirk/dirk.h"
 
 ABSL_FLAG(std::string, weights, "weights", "the learned bot's weights folder");
 ABSL_FLAG(std::string, games, "", "comma-separated games (empty: every game with weights)");
@@ -49,9 +50,9 @@ struct Timed {
   std::atomic<int64_t> nanoseconds{0};
   std::atomic<int64_t> decisions{0};
   Policy Wrap(Policy inner) {
-    return [this, inner = std::move(inner)](const gavel::learn::Turn& turn, gavel::Rng& rng) {
+    return [this, inner = std::move(inner)](const gavel::policy::Turn& turn) {
       const auto start = std::chrono::steady_clock::now();
-      auto move = inner(turn, rng);
+      auto move = inner(turn);
       nanoseconds += std::chrono::duration_cast<std::chrono::nanoseconds>(
                          std::chrono::steady_clock::now() - start).count();
       ++decisions;
@@ -77,12 +78,12 @@ std::string Label(const std::string& name, const std::string& game) {
 }
 
 absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& game,
-                                  const gavel::bots::LearnedPolicy& learned, Timed& timer) {
-  if (name == "learned") return timer.Wrap(gavel::bots::LearnedInProcess(learned));
-  if (name == "dirk") return gavel::bots::DirkInProcess(game.name());
+                                  const gavel::learn::LearnedPolicy& learned, Timed& timer) {
+  if (name == "learned") return timer.Wrap(learned.AsPolicy());
+  if (name == "dirk") return gavel::policy::dirk::Dirk(game.name());
   if (name == "random") return gavel::learn::RandomPolicy();
   if (name == "rollout") {
-    auto dirk = gavel::bots::DirkInProcess(game.name());
+    auto dirk = gavel::policy::dirk::Dirk(game.name());
     if (!dirk.ok()) return dirk.status();
     gavel::learn::RolloutOptions options;
     options.worlds = absl::GetFlag(FLAGS_rollout_worlds);
@@ -102,7 +103,7 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
-  auto learned = gavel::bots::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights));
+  auto learned = gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights));
   if (!learned.ok()) {
     std::fprintf(stderr, "%s\n", learned.status().ToString().c_str());
     return 2;

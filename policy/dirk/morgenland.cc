@@ -37,10 +37,10 @@
 #include <array>
 #include <vector>
 
-#include "bots/dirk/dirk.h"
+#include "policy/dirk/dirk.h"
 #include "gavel/v1/morgenland.pb.h"
 
-namespace gavel::bots::dirk {
+namespace gavel::policy::dirk {
 namespace {
 
 using Units = std::array<int, 5>;
@@ -395,6 +395,6 @@ uint32_t ChooseMorgenland(const v1::View& view, const LegalMoves& legal) {
   }
 }
 
-}  // namespace gavel::bots::dirk
+}  // namespace gavel::policy::dirk
 
 GAVEL_REGISTER_DIRK(morgenland, ChooseMorgenland)

@@ -12,10 +12,10 @@
 #include <array>
 #include <vector>
 
-#include "bots/dirk/dirk.h"
+#include "policy/dirk/dirk.h"
 #include "gavel/v1/carat.pb.h"
 
-namespace gavel::bots::dirk {
+namespace gavel::policy::dirk {
 namespace {
 
 constexpr int kSize = 6, kChipSize = 7, kColours = 4;
@@ -160,6 +160,6 @@ uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal) {
   return best;
 }
 
-}  // namespace gavel::bots::dirk
+}  // namespace gavel::policy::dirk
 
 GAVEL_REGISTER_DIRK(carat, ChooseCarat)

@@ -31,12 +31,12 @@
 #include <array>
 #include <vector>
 
-#include "bots/dirk/dirk.h"
+#include "policy/dirk/dirk.h"
 #include "engine/mercado/mercado.h"
 #include "engine/mercado/mercado_data.h"
 #include "gavel/v1/mercado.pb.h"
 
-namespace gavel::bots::dirk {
+namespace gavel::policy::dirk {
 namespace {
 
 namespace m = ::gavel::mercado;
@@ -319,6 +319,6 @@ uint32_t ChooseMercado(const v1::View& view, const LegalMoves& legal) {
   }
 }
 
-}  // namespace gavel::bots::dirk
+}  // namespace gavel::policy::dirk
 
 GAVEL_REGISTER_DIRK(mercado, ChooseMercado)

@@ -15,10 +15,10 @@
 #include <array>
 #include <vector>
 
-#include "bots/dirk/dirk.h"
+#include "policy/dirk/dirk.h"
 #include "gavel/v1/sultan.pb.h"
 
-namespace gavel::bots::dirk {
+namespace gavel::policy::dirk {
 namespace {
 
 constexpr double kCardCost = 0.25;  // value units per card point
@@ -145,6 +145,6 @@ uint32_t ChooseSultan(const v1::View& view, const LegalMoves& legal) {
                                                    : ChooseBid(sultan, legal);
 }
 
-}  // namespace gavel::bots::dirk
+}  // namespace gavel::policy::dirk
 
 GAVEL_REGISTER_DIRK(sultan, ChooseSultan)

@@ -1,0 +1,115 @@
+#include "learn/learned_policy.h"
+
+#include <filesystem>
+#include <regex>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "policy/dirk/dirk.h"
+#include "engine/core/status.h"
+#include "spdlog/spdlog.h"
+
+namespace gavel::learn {
+namespace {
+
+// The seats of the table a network was trained for, from its metadata.
+absl::StatusOr<int> TrainedSeats(const Game& game, const QPolicy& network, const std::string& path) {
+  int players = 0;
+  if (!absl::SimpleAtoi(network.Metadata("players"), &players))
+    return absl::DataLossError(absl::StrCat(path, ": the metadata has no player count"));
+  auto state = game.NewGame(players, 1, {});
+  if (!state.ok())
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
+  return (*state)->seats();
+}
+
+// A network file's advisor, by the name in its metadata.
+absl::Status SetAdvisor(const Game& game, QPolicy& network, const std::string& path) {
+  if (network.AdvisorName().empty()) return absl::OkStatus();
+  if (network.AdvisorName() != "dirk")
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " needs the advisor ", network.AdvisorName(), ", which this build lacks"));
+  auto advisor = policy::dirk::Dirk(game.name());
+  if (!advisor.ok()) return advisor.status();
+  network.set_advisor(*std::move(advisor));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::string& folder) {
+  std::error_code error;
+  std::filesystem::directory_iterator entries(folder, error);
+  if (error)
+    return absl::NotFoundError(absl::StrCat("cannot read the weights folder ", folder, ": ",
+                                            error.message()));
+  std::unique_ptr<LearnedPolicy> learned(new LearnedPolicy());
+  const std::regex file_name(R"(([a-z_]+)-([0-9]+)p\.gmlp)");
+  for (const auto& entry : entries) {
+    std::smatch match;
+    const std::string name = entry.path().filename().string();
+    if (!std::regex_match(name, match, file_name)) continue;
+    const std::string path = entry.path().string();
+    const Game* game = FindGame(match[1].str());
+    if (game == nullptr) {  // the build may hold a subset of the games (GAVEL_GAMES)
+      spdlog::debug("{}: {} is not in this build; skipped", path, match[1].str());
+      continue;
+    }
+    auto network = QPolicy::Load(*game, path);
+    if (!network.ok()) return network.status();
+    GAVEL_RETURN_IF_ERROR(SetAdvisor(*game, *network, path));
+    auto seats = TrainedSeats(*game, *network, path);
+    if (!seats.ok()) return seats.status();
+    learned->networks_[game->name()].push_back(Network{*seats, *std::move(network)});
+  }
+  if (learned->networks_.empty())
+    return absl::NotFoundError(absl::StrCat("no <game>-<players>p.gmlp weights file in ", folder));
+  return learned;
+}
+
+std::vector<std::string> LearnedPolicy::Games() const {
+  std::vector<std::string> games;
+  for (const auto& [game, networks] : networks_) games.push_back(game);
+  return games;
+}
+
+const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
+  auto it = networks_.find(view.game());
+  if (it == networks_.end()) return nullptr;
+  const Game& game = *FindGame(view.game());
+  const int seats = static_cast<int>(view.seats());  // automata included
+  for (const Network& network : it->second) {
+    if (network.seats != seats) continue;
+    // Weights made for another feature layout are never fed features they do not fit.
+    auto size = InputSize(game, view, network.policy.layout());
+    if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
+  }
+  return nullptr;
+}
+
+bool LearnedPolicy::HasNetworkFor(const v1::View& view) const { return NetworkFor(view) != nullptr; }
+
+void LearnedPolicy::WarnOnceAboutFallback(const v1::View& view) const {
+  std::lock_guard lock(warned_mutex_);
+  if (warned_.insert(absl::StrCat(view.game(), "/", view.seats())).second)
+    spdlog::warn("no network for {} at {} seats; playing Dirk's rules", std::string(view.game()),
+                 view.seats());
+}
+
+absl::StatusOr<Move> LearnedPolicy::Choose(const Turn& turn) const {
+  if (turn.legal().empty()) return absl::InvalidArgumentError("no legal move to choose from");
+  if (const QPolicy* network = NetworkFor(turn.view()); network != nullptr)
+    return network->Choose(turn);
+  auto dirk = policy::dirk::Dirk(turn.view().game());
+  if (!dirk.ok())
+    return absl::NotFoundError(absl::StrCat("no network and no Dirk rules for ", turn.view().game()));
+  WarnOnceAboutFallback(turn.view());
+  return (*dirk)(turn);
+}
+
+Policy LearnedPolicy::AsPolicy() const {
+  return [this](const Turn& turn) { return Choose(turn); };
+}
+
+}  // namespace gavel::learn

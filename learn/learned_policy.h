@@ -1,0 +1,51 @@
+#pragma once
+// The learned bot's policy: Q(s, a) networks trained by gavel-train, one weights file per
+// game and player count, `<game>-<players>p.gmlp` in a weights folder. A turn is played by
+// the network of its game trained for its table's seat count (View.seats) whose input size
+// fits the view's features. A table no network was trained for is played by Dirk's rules,
+// with a warning in the log, so the bot never stalls a match. Networks trained with Dirk's
+// advice (metadata `advice=dirk`) get Dirk as their advisor.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "learn/q_policy.h"
+#include "policy/policy.h"
+
+namespace gavel::learn {
+
+class LearnedPolicy {
+ public:
+  // Loads every `<game>-<players>p.gmlp` in `folder`; weights of games not in this build are
+  // skipped. An error names the file that failed.
+  static absl::StatusOr<std::unique_ptr<LearnedPolicy>> Load(const std::string& folder);
+
+  // The games with at least one network.
+  std::vector<std::string> Games() const;
+  // The move, or an error for a turn of a game it neither has a network nor Dirk's rules
+  // for. Safe to call from several threads at once.
+  absl::StatusOr<Move> Choose(const Turn& turn) const;
+  // Whether a network (not Dirk's fallback) plays this view.
+  bool HasNetworkFor(const v1::View& view) const;
+  // Choose() as a Policy; this object must outlive it.
+  Policy AsPolicy() const;
+
+ private:
+  LearnedPolicy() = default;
+  const QPolicy* NetworkFor(const v1::View& view) const;
+  void WarnOnceAboutFallback(const v1::View& view) const;
+
+  struct Network {
+    int seats = 0;  // of the table it was trained for, automata included
+    QPolicy policy;
+  };
+  std::map<std::string, std::vector<Network>> networks_;  // by game
+  mutable std::mutex warned_mutex_;
+  mutable std::set<std::string> warned_;
+};
+
+}  // namespace gavel::learn
