@@ -180,7 +180,7 @@ template absl::Status DecodePublic(const v1::MoonlightState&, Data*);
 template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
 
 void MoonlightState::Serialize(v1::GameState* out) const {
-  Scratch<v1::MoonlightState> scratch;
+  PooledScratch<v1::MoonlightState> scratch;
   v1::MoonlightState& proto = *scratch;
   proto.set_humans(data_.humans);
   proto.set_bots(data_.bots);
@@ -232,9 +232,9 @@ absl::Status DecodeHiddenSeat(const v1::MoonlightSeatState& shown, const Data& d
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<State>> DecodeMoonlightState(const google::protobuf::Any& any) {
-  Scratch<v1::MoonlightState> scratch;  // arena-backed: no allocation per repeated field
+  PooledScratch<v1::MoonlightState> scratch;
   v1::MoonlightState& in = *scratch;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the moonlight_market state"));
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the moonlight_market state"));
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
   if (in.turn() < -1 || in.turn() >= data.participants())

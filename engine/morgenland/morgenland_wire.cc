@@ -36,7 +36,7 @@ void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::Morgenl
 }
 
 void MorgenlandState::Serialize(v1::GameState* out) const {
-  Scratch<v1::MorgenlandState> scratch;
+  PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& proto = *scratch;
   EncodePublic(data_, &proto);
   for (int room = 0; room < data_.players; ++room) {
@@ -73,9 +73,9 @@ void MorgenlandState::Serialize(v1::GameState* out) const {
 }
 
 absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::DecodeState(const google::protobuf::Any& any) const {
-  Scratch<v1::MorgenlandState> scratch;  // arena-backed: no allocation per repeated field
+  PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& in = *scratch;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the morgenland state"));
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the morgenland state"));
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
   const int n = data.players;

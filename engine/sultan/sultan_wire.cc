@@ -53,7 +53,7 @@ absl::Status PhaseFromProto(v1::SultanPhase phase, Phase* out) {
 }
 
 void SultanState::Serialize(v1::GameState* out) const {
-  Scratch<v1::SultanState> scratch;
+  PooledScratch<v1::SultanState> scratch;
   v1::SultanState& proto = *scratch;
   proto.set_players(data_.players);
   proto.set_phase(static_cast<v1::SultanPhase>(data_.phase));
@@ -85,9 +85,9 @@ void SultanState::Serialize(v1::GameState* out) const {
 
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::DecodeState(
     const google::protobuf::Any& any) const {
-  Scratch<v1::SultanState> scratch;
+  PooledScratch<v1::SultanState> scratch;
   const v1::SultanState& in = *scratch;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(any, scratch.get(), "the sultan state"));
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the sultan state"));
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
   for (int seat = 0; seat < data.players; ++seat) {
