@@ -5,8 +5,8 @@
 # certificates, a PostgreSQL server for the PostgreSQL store's tests (each test starts its
 # own in a temporary directory), Node.js and the pinned npm packages of the offline
 # Kubernetes manifest validation, and headless Chromium that loads the arena's pages in the
-# tests. libpqxx is PostgreSQL's C++ client, for the arena's PostgreSQL store; civetweb (the
-# arena's HTTP server) comes with prometheus-cpp; pybind11, python3-dev and numpy build the
+# tests. libpqxx is PostgreSQL's C++ client, for the arena's PostgreSQL store; cpp-httplib serves
+# the arena's pages over TLS (OpenSSL 3, which prometheus-cpp's civetweb cannot use); pybind11, python3-dev and numpy build the
 # Python module `gavel`.
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libeigen3-dev libsodium-dev
+  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libcpp-httplib-dev libeigen3-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf python3-dev python3-numpy pybind11-dev
 )

@@ -235,15 +235,17 @@ int Serve() {
   LiveMatches live;
   std::unique_ptr<WebServer> web;
   if (const std::string address = absl::GetFlag(FLAGS_http_listen); !address.empty()) {
+    // The pages share the bot port's certificate (and --insecure, for TLS ended in front).
     auto started = WebServer::Start(address, store->get(), &live,
-                                    WebOptions{.reveal_finished = absl::GetFlag(FLAGS_reveal_finished)});
+                                    WebOptions{.reveal_finished = absl::GetFlag(FLAGS_reveal_finished),
+                                               .tls = service::ServerTlsFromFlags()});
     if (!started.ok()) {
       spdlog::error("{}", started.status().ToString());
       return 1;
     }
     web = std::move(*started);
-    spdlog::info("pages on http://{}", address);
-    std::printf("http on port %d\n", web->port());
+    spdlog::info("pages on {}://{}", web->scheme(), address);
+    std::printf("%s on port %d\n", web->scheme(), web->port());
   }
   Referee referee(engine.get(), &hub, store->get(),
                   RefereeOptions{hub_options.move_ms, hub_options.bank_ms,

@@ -1,8 +1,12 @@
 #include "service/arena/web_server.h"
 
-#include <CivetServer.h>
+#include <httplib.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -13,6 +17,7 @@
 #include "service/arena/ratings.h"
 #include "service/arena/replay.h"
 #include "service/arena/web_assets.h"
+#include "service/arena/web_tls.h"
 
 namespace gavel::arena {
 namespace {
@@ -152,38 +157,103 @@ absl::StatusOr<v1::WebStep> WebData::Step(int64_t id, int step) {
   return out;
 }
 
-// Routes: the pages (/, /matches, /match), their files (/static/...), and /api/...
-class WebServer::Handler final : public CivetHandler {
- public:
-  explicit Handler(WebData* data) : data_(data) {}
+namespace {
 
-  bool handleGet(CivetServer*, mg_connection* connection) override {
-    const mg_request_info* request = mg_get_request_info(connection);
-    const std::string path = request->local_uri ? request->local_uri : "/";
-    const std::string query = request->query_string ? request->query_string : "";
-    if (absl::StartsWith(path, "/api/")) return Api(connection, path, query);
-    const WebAsset* asset = FindWebAsset(path == "/" ? "/index.html" : path);
-    if (asset == nullptr) return Send(connection, 404, "text/plain", "not found\n");
-    return Send(connection, 200, asset->content_type, asset->content);
+// Connections wait for a worker in a queue of bounded length; when it is full the listener
+// stops accepting until a worker frees up, so a flood of connections waits in the kernel's
+// backlog instead of in the arena's memory.
+class BoundedWorkers final : public httplib::TaskQueue {
+ public:
+  BoundedWorkers(int threads, int max_queued) : max_queued_(static_cast<size_t>(max_queued)) {
+    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+  }
+  ~BoundedWorkers() override { shutdown(); }
+
+  void enqueue(std::function<void()> task) override {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return stopping_ || queue_.size() < max_queued_; });
+    if (stopping_) return;
+    queue_.push_back(std::move(task));
+    work_.notify_one();
+  }
+
+  void shutdown() override {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_ && workers_.empty()) return;
+      stopping_ = true;
+    }
+    work_.notify_all();
+    room_.notify_all();
+    for (std::thread& worker : workers_) worker.join();
+    workers_.clear();
   }
 
  private:
-  static std::string Param(const std::string& query, const char* name) {
-    char value[256];
-    const int length = mg_get_var(query.data(), query.size(), name, value, sizeof value);
-    return length > 0 ? std::string(value, length) : "";
+  void Work() {
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and nothing left to serve
+        task = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      room_.notify_one();
+      task();
+    }
   }
+
+  const size_t max_queued_;
+  std::mutex mutex_;
+  std::condition_variable work_, room_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+// "host:port" or "[v6]:port".
+absl::StatusOr<std::pair<std::string, int>> HostAndPort(const std::string& address) {
+  const size_t colon = address.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos || !absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
+      port > 65535)
+    return absl::InvalidArgumentError(absl::StrCat("expected host:port for the pages, not '", address, "'"));
+  std::string host = address.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return std::make_pair(host, port);
+}
+
+}  // namespace
+
+// Routes: the pages (/, /matches, /match), their files (/static/...), and /api/...
+class WebServer::Routes {
+ public:
+  explicit Routes(WebData* data) : data_(data) {}
+
+  void Get(const httplib::Request& request, httplib::Response& response) const {
+    const std::string& path = request.path;
+    if (absl::StartsWith(path, "/api/")) return Api(request, response);
+    const WebAsset* asset = FindWebAsset(path == "/" ? "/index.html" : path);
+    if (asset == nullptr) return Send(response, 404, "text/plain", "not found\n");
+    Send(response, 200, asset->content_type, std::string(asset->content));
+  }
+
+ private:
   static int64_t IdParam(const std::string& text) {
     int64_t id = 0;
     return absl::SimpleAtoi(text, &id) && id > 0 ? id : 0;
   }
 
-  bool Api(mg_connection* connection, const std::string& path, const std::string& query) {
-    if (path == "/api/standings") return Json(connection, data_->Standings(IdParam(Param(query, "tournament"))));
-    if (path == "/api/tournaments") return Json(connection, data_->Tournaments());
+  void Api(const httplib::Request& request, httplib::Response& response) const {
+    const std::string& path = request.path;
+    auto param = [&](const char* name) { return request.get_param_value(name); };
+    if (path == "/api/standings") return Json(response, data_->Standings(IdParam(param("tournament"))));
+    if (path == "/api/tournaments") return Json(response, data_->Tournaments());
     if (path == "/api/matches") {
-      MatchFilter filter{Param(query, "game"), Param(query, "bot"), IdParam(Param(query, "tournament"))};
-      return Json(connection, data_->Matches(filter));
+      MatchFilter filter{param("game"), param("bot"), IdParam(param("tournament"))};
+      return Json(response, data_->Matches(filter));
     }
     if (absl::StartsWith(path, "/api/match/")) {  // /api/match/ID or /api/match/ID/step/N
       const std::vector<std::string> parts = absl::StrSplit(path.substr(std::string("/api/match/").size()), '/');
@@ -191,36 +261,34 @@ class WebServer::Handler final : public CivetHandler {
       int64_t step = -1;
       if (id == 0 || (parts.size() != 1 && (parts.size() != 3 || parts[1] != "step" ||
                                             !absl::SimpleAtoi(parts[2], &step) || step < 0 || step > (1 << 30))))
-        return Send(connection, 400, "text/plain", "expected /api/match/ID or /api/match/ID/step/N\n");
-      if (parts.size() == 1) return Json(connection, data_->Replay(id));
-      return Json(connection, data_->Step(id, static_cast<int>(step)));
+        return Send(response, 400, "text/plain", "expected /api/match/ID or /api/match/ID/step/N\n");
+      if (parts.size() == 1) return Json(response, data_->Replay(id));
+      return Json(response, data_->Step(id, static_cast<int>(step)));
     }
-    return Send(connection, 404, "text/plain", "no such API\n");
+    Send(response, 404, "text/plain", "no such API\n");
   }
 
   template <typename Message>
-  static bool Json(mg_connection* connection, const absl::StatusOr<Message>& message) {
+  static void Json(httplib::Response& response, const absl::StatusOr<Message>& message) {
     if (!message.ok()) {
       const int code = absl::IsNotFound(message.status()) ? 404 : 500;
-      return Send(connection, code, "text/plain", std::string(message.status().message()) + "\n");
+      return Send(response, code, "text/plain", std::string(message.status().message()) + "\n");
     }
     std::string json;
     google::protobuf::util::JsonPrintOptions options;
     options.always_print_primitive_fields = true;
     if (!google::protobuf::util::MessageToJsonString(*message, &json, options).ok())
-      return Send(connection, 500, "text/plain", "cannot encode the answer\n");
-    return Send(connection, 200, "application/json", json);
+      return Send(response, 500, "text/plain", "cannot encode the answer\n");
+    Send(response, 200, "application/json", json);
   }
 
-  static bool Send(mg_connection* connection, int code, const std::string& type, const std::string& body) {
-    mg_printf(connection,
-              "HTTP/1.1 %d %s\r\nContent-Type: %s; charset=utf-8\r\nContent-Length: %zu\r\n"
-              "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n"
-              "Content-Security-Policy: default-src 'self'; style-src 'self'; img-src 'self' data:\r\n"
-              "Connection: close\r\n\r\n",
-              code, mg_get_response_code_text(nullptr, code), type.c_str(), body.size());
-    mg_write(connection, body.data(), body.size());
-    return true;
+  static void Send(httplib::Response& response, int code, const std::string& type, std::string body) {
+    response.status = code;
+    response.set_header("Cache-Control", "no-store");
+    response.set_header("X-Content-Type-Options", "nosniff");
+    response.set_header("Content-Security-Policy",
+                        "default-src 'self'; style-src 'self'; img-src 'self' data:");
+    response.set_content(std::move(body), type + "; charset=utf-8");
   }
 
   WebData* data_;
@@ -228,26 +296,50 @@ class WebServer::Handler final : public CivetHandler {
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const std::string& address, Store* store,
                                                             const LiveMatches* live, WebOptions options) {
+  GAVEL_ASSIGN_OR_RETURN(const auto host_port, HostAndPort(address));
   std::unique_ptr<WebServer> server(new WebServer());
-  server->data_ = std::make_unique<WebData>(store, live, options);
-  server->handler_ = std::make_unique<Handler>(server->data_.get());
-  const std::vector<std::string> settings = {
-      "listening_ports", address, "num_threads", std::to_string(std::max(1, options.threads)),
-      "request_timeout_ms", "10000", "enable_directory_listing", "no"};
-  try {
-    server->server_ = std::make_unique<CivetServer>(settings);
-  } catch (const CivetException& error) {
-    return absl::UnavailableError(absl::StrCat("cannot serve pages on ", address, ": ", error.what()));
+  const service::ServerTls& tls = options.tls;
+  if (!tls.cert_file.empty() || !tls.key_file.empty()) {
+    GAVEL_ASSIGN_OR_RETURN(server->certificates_,
+                           CertificateReloader::Load(tls.cert_file, tls.key_file,
+                                                     std::chrono::seconds(std::max(1, tls.refresh_s))));
+    CertificateReloader* certificates = server->certificates_.get();
+    server->server_ = std::make_unique<httplib::SSLServer>([certificates](SSL_CTX& context) {
+      certificates->Install(context);
+      return true;
+    });
+    server->https_ = true;
+  } else if (!service::IsLoopback(address) && !tls.insecure) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the pages on ", address, " would be plain HTTP: give the arena --tls_cert and --tls_key, "
+        "or --insecure when TLS ends in front of it"));
+  } else {
+    server->server_ = std::make_unique<httplib::Server>();
   }
-  server->server_->addHandler("/", *server->handler_);
-  const std::vector<int> ports = server->server_->getListeningPorts();
-  if (ports.empty()) return absl::UnavailableError(absl::StrCat("cannot serve pages on ", address));
-  server->port_ = ports.front();
+  server->data_ = std::make_unique<WebData>(store, live, options);
+  httplib::Server& http = *server->server_;
+  const int threads = std::max(1, options.threads), queued = std::max(1, options.max_queued_connections);
+  http.new_task_queue = [threads, queued] { return new BoundedWorkers(threads, queued); };
+  http.set_read_timeout(std::chrono::seconds(10));
+  http.set_write_timeout(std::chrono::seconds(10));
+  http.set_keep_alive_max_count(20);
+  http.set_payload_max_length(64 << 10);  // the pages take no uploads
+  auto routes = std::make_shared<Routes>(server->data_.get());
+  http.Get(".*", [routes](const httplib::Request& request, httplib::Response& response) {
+    routes->Get(request, response);
+  });
+  server->port_ = host_port.second == 0 ? http.bind_to_any_port(host_port.first)
+                                        : (http.bind_to_port(host_port.first, host_port.second)
+                                               ? host_port.second
+                                               : -1);
+  if (server->port_ <= 0) return absl::UnavailableError(absl::StrCat("cannot serve pages on ", address));
+  server->listener_ = std::thread([&http] { http.listen_after_bind(); });
   return server;
 }
 
 WebServer::~WebServer() {
-  if (server_) server_->close();
+  if (server_) server_->stop();
+  if (listener_.joinable()) listener_.join();
 }
 
 }  // namespace gavel::arena

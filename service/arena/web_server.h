@@ -2,27 +2,39 @@
 // The arena's pages and their JSON (--http_listen): the leaderboard per game (per tournament
 // and overall), tournaments and matches, and a replay viewer that steps through any stored
 // or running match with each game's board drawn from the public information. Served by
-// civetweb (the HTTP server prometheus-cpp already brings); the pages are plain HTML, CSS and
-// JavaScript compiled into the binary (service/arena/web/), the data under /api/... as the
-// JSON of gavel.v1.Web* messages (proto/gavel/v1/arena_web.proto).
+// cpp-httplib, over TLS with the arena's certificate when it has one (civetweb, which
+// prometheus-cpp brings, cannot: Debian 12's build looks for OpenSSL 1.1 functions that
+// OpenSSL 3 no longer has); the pages are plain HTML, CSS and JavaScript compiled into the
+// binary (service/arena/web/), the data under /api/... as the JSON of gavel.v1.Web* messages
+// (proto/gavel/v1/arena_web.proto).
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/status/statusor.h"
 #include "gavel/v1/arena_web.pb.h"
 #include "service/arena/live_matches.h"
 #include "service/arena/store.h"
+#include "service/tls.h"
 
-class CivetServer;
+namespace httplib {
+class Server;
+}
 
 namespace gavel::arena {
+
+class CertificateReloader;
 
 struct WebOptions {
   // Finished matches show every seat's view too (hands included). Off by default: the
   // pages then show only what no seat holds privately, during and after a match.
   bool reveal_finished = false;
   int threads = 4;
+  int max_queued_connections = 64;  // beyond them the listener waits: the kernel's backlog fills
+  // HTTPS with tls.cert_file and tls.key_file (re-read every tls.refresh_s when they change);
+  // plain HTTP only on a loopback address or with tls.insecure.
+  service::ServerTls tls;
 };
 
 struct MatchFilter {
@@ -59,14 +71,18 @@ class WebServer {
                                                            const LiveMatches* live, WebOptions options);
   ~WebServer();
   int port() const { return port_; }
+  // "https" or "http".
+  const char* scheme() const { return https_ ? "https" : "http"; }
 
  private:
-  class Handler;
+  class Routes;
   WebServer() = default;
   std::unique_ptr<WebData> data_;
-  std::unique_ptr<Handler> handler_;
-  std::unique_ptr<CivetServer> server_;
+  std::unique_ptr<CertificateReloader> certificates_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread listener_;
   int port_ = 0;
+  bool https_ = false;
 };
 
 }  // namespace gavel::arena
