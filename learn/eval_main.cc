@@ -8,6 +8,13 @@
 // (the candidate in one seat, the opponent policy in all others). Prints a Markdown table:
 // the candidate's win rate (shared wins count 1/k) and mean score, each with its 95%
 // interval, against the fair share 1/seats; and the learned policy's mean time per move.
+//
+// With --field: a field evaluation instead (learn/field.h), e.g.
+//   gavel-eval --field=learned,dirk,ismcts:100,ismcts:1000,random --field_deals=100
+// mixed tables of the field at every player count of each game (or --field_players), seats
+// rotated over each deal: each policy's rating (mu - 3 sigma, the arena's Weng-Lin), win rate
+// and mean score with 95% intervals; then head-to-head rows at the same table sizes: the
+// first policy of the field against copies of each other one.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -15,10 +22,12 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
+#include "learn/field.h"
 #include "learn/ismcts.h"
 #include "learn/learned_policy.h"
 #include "learn/rollout.h"
@@ -40,6 +49,11 @@ ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed
 ABSL_FLAG(int, threads, 2, "games played at once");
 ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
+ABSL_FLAG(std::string, field, "",
+          "comma-separated policies for a field evaluation (learned, dirk, random, rollout, ismcts "
+          "or ismcts:N for N iterations); empty: the matchups instead");
+ABSL_FLAG(std::string, field_players, "", "comma-separated table sizes (empty: every count the game allows)");
+ABSL_FLAG(int, field_deals, 100, "deals per table size, each played once per seat rotation");
 
 namespace {
 
@@ -71,10 +85,18 @@ int IsmctsIterations(const std::string& game) {
   return absl::GetFlag(FLAGS_ismcts_iterations);
 }
 
+// "ismcts:N": N iterations; "ismcts": the flags' budget for the game.
+int IsmctsBudget(const std::string& name, const std::string& game) {
+  int iterations = 0;
+  if (absl::StartsWith(name, "ismcts:") && absl::SimpleAtoi(name.substr(7), &iterations)) return iterations;
+  return IsmctsIterations(game);
+}
+
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
   if (name == "rollout") return absl::StrFormat("rollout (%d worlds)", absl::GetFlag(FLAGS_rollout_worlds));
-  return name == "ismcts" ? absl::StrFormat("ismcts (%d it.)", IsmctsIterations(game)) : name;
+  if (absl::StartsWith(name, "ismcts")) return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
+  return name;
 }
 
 absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& game,
@@ -91,12 +113,71 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
     options.min_z = absl::GetFlag(FLAGS_rollout_min_z);
     return gavel::learn::RolloutPolicy(game, *dirk, options);
   }
-  if (name == "ismcts") {
+  if (name == "ismcts" || absl::StartsWith(name, "ismcts:")) {
     gavel::learn::IsmctsOptions options;
-    options.iterations = IsmctsIterations(game.name());
+    options.iterations = IsmctsBudget(name, game.name());
+    if (options.iterations <= 0) return absl::InvalidArgumentError("ismcts needs iterations, not " + name);
     return gavel::learn::IsmctsPolicy(game, options);
   }
   return absl::InvalidArgumentError("unknown policy " + name);
+}
+
+std::string Interval(double value, double half, const char* format) {
+  return absl::StrFormat(format, value, value - half, value + half);
+}
+
+// The field's tables for one game at each table size, then the head-to-head rows.
+absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::learn::LearnedPolicy& learned) {
+  const std::vector<std::string> names = absl::StrSplit(absl::GetFlag(FLAGS_field), ',', absl::SkipEmpty());
+  Timed timer;
+  std::vector<gavel::learn::FieldEntry> field;
+  for (const std::string& name : names) {
+    auto policy = MakePolicy(name, game, learned, timer);
+    if (!policy.ok()) return policy.status();
+    field.push_back({Label(name, game.name()), *std::move(policy)});
+  }
+  std::vector<int> sizes;
+  for (absl::string_view text : absl::StrSplit(absl::GetFlag(FLAGS_field_players), ',', absl::SkipEmpty())) {
+    int players = 0;
+    if (!absl::SimpleAtoi(text, &players)) return absl::InvalidArgumentError("--field_players wants numbers");
+    if (players >= game.info().min_players && players <= game.info().max_players) sizes.push_back(players);
+  }
+  if (absl::GetFlag(FLAGS_field_players).empty())
+    for (int players = game.info().min_players; players <= game.info().max_players; ++players)
+      sizes.push_back(players);
+  std::string out;
+  for (int players : sizes) {
+    gavel::learn::FieldOptions options;
+    options.players = players;
+    options.deals = absl::GetFlag(FLAGS_field_deals);
+    options.seed = absl::GetFlag(FLAGS_seed);
+    options.threads = absl::GetFlag(FLAGS_threads);
+    std::fprintf(stderr, "%s: field at %d players, %d matches...\n", game.name().c_str(), players,
+                 options.deals * players);
+    auto rows = gavel::learn::EvaluateField(game, field, options);
+    if (!rows.ok()) return rows.status();
+    absl::StrAppendFormat(&out, "\n%s, %d players: %d matches (%d deals, seats rotated); fair share %.3f\n\n"
+                          "| Policy | Rating μ − 3σ (μ ± σ) | Seats | Win rate (95%% CI) | Mean score (95%% CI) |\n"
+                          "|---|---|---|---|---|\n", game.name(), players, options.deals * players,
+                          options.deals, 1.0 / players);
+    for (const gavel::learn::FieldRow& row : *rows)
+      absl::StrAppendFormat(&out, "| %s | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
+                            row.rating.conservative(), row.rating.mu, row.rating.sigma, row.seats,
+                            Interval(row.win_rate, row.win_rate_ci95, "%.3f (%.3f–%.3f)"),
+                            Interval(row.mean_score, row.mean_score_ci95, "%.2f (%.2f–%.2f)"));
+    absl::StrAppendFormat(&out, "\nHead to head, %d players: %s in one seat, copies of the opponent in the "
+                          "others (%d games each)\n\n| Opponent | Win rate (95%% CI) | Mean score (95%% CI) |\n"
+                          "|---|---|---|\n", players, field[0].name, options.deals * players);
+    for (size_t opponent = 1; opponent < field.size(); ++opponent) {
+      auto result = gavel::learn::Evaluate(game, players, {}, field[0].policy, field[opponent].policy,
+                                           options.deals * players, options.seed, options.threads);
+      if (!result.ok()) return result.status();
+      absl::StrAppendFormat(&out, "| %s | %s | %s |\n", field[opponent].name,
+                            Interval(result->win_rate, result->win_rate_ci95, "%.3f (%.3f–%.3f)"),
+                            Interval(result->mean_score, result->mean_score_ci95, "%.2f (%.2f–%.2f)"));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -110,6 +191,26 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> games = absl::StrSplit(absl::GetFlag(FLAGS_games), ',', absl::SkipEmpty());
   if (games.empty()) games = (*learned)->Games();
+  if (!absl::GetFlag(FLAGS_field).empty()) {
+    std::string tables;
+    for (const std::string& name : games) {
+      const gavel::Game* game = gavel::FindGame(name);
+      if (game == nullptr) {
+        std::fprintf(stderr, "unknown game %s\n", name.c_str());
+        return 2;
+      }
+      auto field = FieldTables(*game, **learned);
+      if (!field.ok()) {
+        std::fprintf(stderr, "%s\n", field.status().ToString().c_str());
+        return 1;
+      }
+      std::fprintf(stderr, "%s", field->c_str());
+      tables += *field;
+    }
+    std::printf("%s", tables.c_str());
+    if (!absl::GetFlag(FLAGS_out).empty()) std::ofstream(absl::GetFlag(FLAGS_out)) << tables;
+    return 0;
+  }
   const int players = absl::GetFlag(FLAGS_players);
   const int count = absl::GetFlag(FLAGS_games_per_matchup);
   std::string table = absl::StrFormat(

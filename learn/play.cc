@@ -40,7 +40,8 @@ absl::StatusOr<SeatResult> PlayRotated(const Game& game, int players, const Opti
                     PlaceRewards(*outcome)[mine]};
 }
 
-// Mean and 95% half-width of `values`.
+}  // namespace
+
 std::pair<double, double> MeanAndCi95(const std::vector<double>& values) {
   double mean = 0;
   for (double v : values) mean += v;
@@ -50,8 +51,6 @@ std::pair<double, double> MeanAndCi95(const std::vector<double>& values) {
   variance /= std::max<double>(1, static_cast<double>(values.size()) - 1);
   return {mean, 1.96 * std::sqrt(variance / static_cast<double>(values.size()))};
 }
-
-}  // namespace
 
 absl::Status PlayToEnd(State& state, const Decider& decide, Rng& rng) {
   std::vector<Move> legal;

@@ -33,6 +33,9 @@ struct Match {
 absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
                                  std::span<const Policy> policies, Rng& rng);
 
+// Mean of `values` and the half-width of its normal-approximation 95% interval.
+std::pair<double, double> MeanAndCi95(const std::vector<double>& values);
+
 struct Evaluation {
   int games = 0;
   double win_rate = 0;         // shared wins count 1/k

@@ -8,8 +8,6 @@
 namespace gavel::arena {
 namespace {
 
-constexpr double kBeta = 25.0 / 6;
-constexpr double kKappa = 1e-4;  // keeps sigma^2 positive
 constexpr double kZ95 = 1.959964;
 
 // Wilson score interval for `wins` out of `n`.
@@ -22,30 +20,6 @@ std::pair<double, double> Wilson(int wins, int n) {
 }
 
 }  // namespace
-
-void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& ranks) {
-  const size_t n = players.size();
-  std::vector<Rating> before(n);
-  for (size_t i = 0; i < n; ++i) before[i] = *players[i];
-  std::vector<double> omega(n, 0), delta(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t q = 0; q < n; ++q) {
-      if (q == i) continue;
-      const double var_i = before[i].sigma * before[i].sigma;
-      const double c = std::sqrt(var_i + before[q].sigma * before[q].sigma + 2 * kBeta * kBeta);
-      const double p_iq = 1 / (1 + std::exp((before[q].mu - before[i].mu) / c));
-      const double s = ranks[i] < ranks[q] ? 1 : ranks[i] == ranks[q] ? 0.5 : 0;
-      const double gamma = before[i].sigma / c;
-      omega[i] += var_i / c * (s - p_iq);
-      delta[i] += gamma * var_i / (c * c) * p_iq * (1 - p_iq);
-    }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    players[i]->mu += omega[i];
-    players[i]->sigma *= std::sqrt(std::max(1 - delta[i], kKappa));
-    ++players[i]->games;
-  }
-}
 
 std::map<std::string, std::vector<Standing>> ComputeStandings(
     const std::vector<MatchRecord>& matches, const std::map<RatingKey, Rating>& ratings) {
@@ -85,7 +59,7 @@ std::map<std::string, std::vector<Standing>> ComputeStandings(
     }
     std::sort(standings[game].begin(), standings[game].end(),
               [](const Standing& a, const Standing& b) {
-                return a.rating.mu - 3 * a.rating.sigma > b.rating.mu - 3 * b.rating.sigma;
+                return a.rating.conservative() > b.rating.conservative();
               });
   }
   return standings;

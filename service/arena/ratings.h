@@ -1,19 +1,14 @@
 #pragma once
-// Multi-player ratings and standings. Ratings: the Bayesian approximation of Weng and Lin
-// (JMLR 2011, Algorithm 1, Bradley-Terry model with full pairing), which updates a
-// (mu, sigma) belief per player from one ranking of any number of players. Standings:
-// win rate with a Wilson 95% interval and mean score with a normal 95% interval.
+// Standings: ratings (rating.h), win rate with a Wilson 95% interval and mean score with a
+// normal 95% interval.
 #include <map>
 #include <string>
 #include <vector>
 
+#include "service/arena/rating.h"
 #include "service/arena/store.h"
 
 namespace gavel::arena {
-
-// Updates the ratings of the players of one match from their ranks (1 = best, ties
-// share a rank). A player listed twice (a bot holding two seats) gets both updates.
-void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& ranks);
 
 struct Standing {
   std::string bot;

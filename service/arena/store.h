@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "engine/core/options.h"
 #include "gavel/v1/arena.pb.h"
+#include "service/arena/rating.h"
 
 namespace gavel::arena {
 
@@ -42,11 +43,6 @@ struct MatchRecord {
 };
 
 // Trueskill-style skill belief: mean and standard deviation.
-struct Rating {
-  double mu = 25.0;
-  double sigma = 25.0 / 3;
-  int games = 0;
-};
 using RatingKey = std::pair<std::string, std::string>;  // game, bot
 
 // A bot account: the bot name it owns and the hash of its current token (the token itself is

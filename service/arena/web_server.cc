@@ -78,7 +78,7 @@ absl::StatusOr<v1::WebStandings> WebData::Standings(int64_t tournament_id) {
       line->set_score_half_width(row.score_half_width);
       line->set_mu(row.rating.mu);
       line->set_sigma(row.rating.sigma);
-      line->set_conservative(row.rating.mu - 3 * row.rating.sigma);
+      line->set_conservative(row.rating.conservative());
       line->set_strikes(row.strikes);
     }
   }

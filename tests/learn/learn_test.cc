@@ -7,12 +7,14 @@
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "learn/field.h"
 #include "learn/ismcts.h"
 #include "learn/mlp.h"
 #include "learn/play.h"
 #include "learn/q_policy.h"
 #include "learn/rollout.h"
 #include "learn/trainer.h"
+#include "policy/dirk/dirk.h"
 
 namespace gavel::learn {
 namespace {
@@ -167,6 +169,40 @@ TEST(QPolicy, PlaysLegalMovesDeterministicallyInEveryGame) {
       ASSERT_TRUE(second.ok());
       EXPECT_EQ(first->scores, second->scores);
     }
+  }
+}
+
+// A field of Dirk and two random policies at mixed tables in every game: Dirk rated first,
+// every seat of every match counted once, and the same rows on any thread count.
+TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    const std::vector<FieldEntry> field = {{"dirk", *policy::dirk::Dirk(game->name())},
+                                           {"random", RandomPolicy()},
+                                           {"random too", RandomPolicy()}};
+    FieldOptions options;
+    options.players = std::clamp(3, game->info().min_players, game->info().max_players);
+    options.deals = 12;
+    options.seed = 5;
+    auto one = EvaluateField(*game, field, options);
+    ASSERT_TRUE(one.ok()) << one.status();
+    options.threads = 3;
+    auto three = EvaluateField(*game, field, options);
+    ASSERT_TRUE(three.ok()) << three.status();
+    ASSERT_EQ(one->size(), 3u);
+    EXPECT_EQ((*one)[0].name, "dirk");
+    EXPECT_GT((*one)[0].win_rate, 1.0 / options.players);
+    int seats = 0;
+    for (size_t i = 0; i < one->size(); ++i) {
+      seats += (*one)[i].seats;
+      EXPECT_EQ((*one)[i].name, (*three)[i].name);
+      EXPECT_EQ((*one)[i].rating.mu, (*three)[i].rating.mu);
+      EXPECT_EQ((*one)[i].win_rate, (*three)[i].win_rate);
+    }
+    auto probe = std::move(*game->NewGame(options.players, 1, {}));
+    int deciders = 0;
+    for (Seat seat = 0; seat < probe->seats(); ++seat) deciders += !probe->IsAutomaton(seat);
+    EXPECT_EQ(seats, options.deals * deciders * deciders);  // deals x rotations x seats
   }
 }
 

@@ -1,0 +1,123 @@
+#include "learn/field.h"
+
+#include <algorithm>
+#include <thread>
+
+
+namespace gavel::learn {
+namespace {
+
+// Every way to choose `k` of `n` members, in lexicographic order.
+std::vector<std::vector<int>> Combinations(int n, int k) {
+  std::vector<std::vector<int>> all;
+  std::vector<int> chosen(static_cast<size_t>(k));
+  for (int i = 0; i < k; ++i) chosen[static_cast<size_t>(i)] = i;
+  while (true) {
+    all.push_back(chosen);
+    int i = k - 1;
+    while (i >= 0 && chosen[static_cast<size_t>(i)] == n - k + i) --i;
+    if (i < 0) return all;
+    ++chosen[static_cast<size_t>(i)];
+    for (int j = i + 1; j < k; ++j) chosen[static_cast<size_t>(j)] = chosen[static_cast<size_t>(j - 1)] + 1;
+  }
+}
+
+// One match's outcome for the field: per decider seat, its entry, rank, score and win share.
+struct SeatResult {
+  int entry = 0, rank = 0;
+  double score = 0, win = 0;
+};
+
+absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::span<const FieldEntry> field,
+                                                       const std::vector<int>& table,
+                                                       const std::vector<Seat>& deciders, int seats,
+                                                       const FieldOptions& options, int deal, int rotation) {
+  const int k = static_cast<int>(deciders.size());
+  std::vector<Policy> policies(static_cast<size_t>(seats), RandomPolicy());  // automata: never asked
+  std::vector<int> entry_of(static_cast<size_t>(seats), -1);
+  for (int s = 0; s < k; ++s) {
+    const int entry = table[static_cast<size_t>((s + rotation) % k)];
+    policies[static_cast<size_t>(deciders[static_cast<size_t>(s)])] = field[static_cast<size_t>(entry)].policy;
+    entry_of[static_cast<size_t>(deciders[static_cast<size_t>(s)])] = entry;
+  }
+  const uint64_t index = static_cast<uint64_t>(deal) * static_cast<uint64_t>(k) + static_cast<uint64_t>(rotation);
+  Rng rng(Rng::FromSeed(options.seed ^ (0x9e3779b97f4a7c15ULL * (index + 1))));
+  const Match match{options.players, options.options, options.seed + static_cast<uint64_t>(deal)};
+  auto outcome = PlayGame(game, match, policies, rng);
+  if (!outcome.ok()) return outcome.status();
+  int winners = 0;
+  for (int rank : outcome->ranks) winners += rank == 1;
+  std::vector<SeatResult> results;
+  for (Seat seat : deciders) {
+    const size_t s = static_cast<size_t>(seat);
+    results.push_back(SeatResult{entry_of[s], outcome->ranks[s], outcome->scores[s],
+                                 outcome->ranks[s] == 1 ? 1.0 / winners : 0.0});
+  }
+  return results;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
+                                                    const FieldOptions& options) {
+  if (field.empty()) return absl::InvalidArgumentError("a field needs at least one policy");
+  if (options.deals <= 0) return absl::InvalidArgumentError("a field evaluation needs at least one deal");
+  auto probe = game.NewGame(options.players, 0, options.options);
+  if (!probe.ok()) return probe.status();
+  const int seats = (*probe)->seats();
+  std::vector<Seat> deciders;  // seats of automata (decided by the rules) take no policy
+  for (Seat s = 0; s < seats; ++s)
+    if (!(*probe)->IsAutomaton(s)) deciders.push_back(s);
+  const int n = static_cast<int>(field.size()), k = static_cast<int>(deciders.size());
+  std::vector<std::vector<int>> tables;
+  if (n >= k) {
+    tables = Combinations(n, k);
+  } else {
+    tables.emplace_back();
+    for (int s = 0; s < k; ++s) tables.back().push_back(s % n);
+  }
+
+  const int matches = options.deals * k;
+  std::vector<absl::StatusOr<std::vector<SeatResult>>> results(static_cast<size_t>(matches));
+  const int threads = std::clamp(options.threads, 1, matches);
+  auto worker = [&](int first) {
+    for (int m = first; m < matches; m += threads) {
+      const int deal = m / k;
+      results[static_cast<size_t>(m)] = PlayFieldMatch(game, field, tables[static_cast<size_t>(deal) % tables.size()],
+                                                       deciders, seats, options, deal, m % k);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (std::thread& thread : pool) thread.join();
+
+  std::vector<FieldRow> rows(static_cast<size_t>(n));
+  std::vector<std::vector<double>> wins(static_cast<size_t>(n)), scores(static_cast<size_t>(n));
+  for (const auto& played : results) {  // in the deals' order, so the ratings are reproducible
+    if (!played.ok()) return played.status();
+    std::vector<arena::Rating*> players;
+    std::vector<int> ranks;
+    for (const SeatResult& seat : *played) {
+      players.push_back(&rows[static_cast<size_t>(seat.entry)].rating);
+      ranks.push_back(seat.rank);
+      wins[static_cast<size_t>(seat.entry)].push_back(seat.win);
+      scores[static_cast<size_t>(seat.entry)].push_back(seat.score);
+    }
+    arena::UpdateRatings(players, ranks);
+  }
+  for (int e = 0; e < n; ++e) {
+    FieldRow& row = rows[static_cast<size_t>(e)];
+    row.name = field[static_cast<size_t>(e)].name;
+    row.seats = static_cast<int>(wins[static_cast<size_t>(e)].size());
+    if (row.seats == 0) continue;
+    std::tie(row.win_rate, row.win_rate_ci95) = MeanAndCi95(wins[static_cast<size_t>(e)]);
+    std::tie(row.mean_score, row.mean_score_ci95) = MeanAndCi95(scores[static_cast<size_t>(e)]);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const FieldRow& a, const FieldRow& b) {
+    return a.rating.conservative() > b.rating.conservative();
+  });
+  return rows;
+}
+
+}  // namespace gavel::learn

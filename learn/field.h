@@ -1,0 +1,43 @@
+#pragma once
+// A field evaluation: several policies at mixed tables, the way a competition measures bots.
+// Each deal seats `players` of the field (all of them when the field is as large as the table;
+// otherwise the next combination of the field, in turn, so every group meets equally often;
+// with fewer policies than seats, some hold two), and is played once per rotation of those
+// bots over the seats. Every policy gets a Weng-Lin rating (the arena's), its win rate (a win
+// shared by k counts 1/k) and mean score with 95% intervals.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "learn/play.h"
+#include "service/arena/rating.h"
+
+namespace gavel::learn {
+
+struct FieldEntry {
+  std::string name;
+  Policy policy;
+};
+
+struct FieldRow {
+  std::string name;
+  arena::Rating rating;  // updated match by match in the deals' order
+  int seats = 0;         // seats played (a policy holding two seats of a match counts both)
+  double win_rate = 0, win_rate_ci95 = 0;
+  double mean_score = 0, mean_score_ci95 = 0;
+};
+
+struct FieldOptions {
+  int players = 4;
+  OptionMap options;
+  int deals = 100;  // each played once per seat rotation: deals x players matches
+  uint64_t seed = 1;
+  int threads = 1;  // the result does not depend on it
+};
+
+// The field's rows, best conservative rating (mu - 3 sigma) first.
+absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
+                                                    const FieldOptions& options);
+
+}  // namespace gavel::learn

@@ -1,0 +1,22 @@
+#pragma once
+// A player's skill belief and its update from one ranking: the Bayesian approximation of Weng
+// and Lin (JMLR 2011, Algorithm 1, Bradley-Terry model with full pairing), for any number of
+// players per match. No dependencies, so the arena and in-process evaluation (gavel-eval)
+// rate the same way.
+#include <vector>
+
+namespace gavel::arena {
+
+struct Rating {
+  double mu = 25.0;
+  double sigma = 25.0 / 3;
+  int games = 0;
+  // What the leaderboards sort by: a rating the player is 99.7% likely to exceed.
+  double conservative() const { return mu - 3 * sigma; }
+};
+
+// Updates the ratings of the players of one match from their ranks (1 = best, ties
+// share a rank). A player listed twice (a bot holding two seats) gets both updates.
+void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& ranks);
+
+}  // namespace gavel::arena
