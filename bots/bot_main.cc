@@ -1,6 +1,6 @@
 // gavel-bot: a bot process that plays in the arena with a built-in policy.
 //
-//   gavel-bot --policy=random|dirk|ismcts|learned --name=NAME --arena=host:port [--seed=N]
+//   gavel-bot --policy=random|dirk|ismcts|learned|search --name=NAME --arena=host:port [--seed=N]
 //             [--games=a,b] [--iterations=N | --time_ms=T] [--weights=FOLDER]
 //             [--tls | --tls_ca=ca.pem] [--token_file=bot.token]
 //
@@ -18,13 +18,14 @@
 #include "engine/core/status.h"
 #include "learn/ismcts.h"
 #include "learn/learned_policy.h"
+#include "learn/search_policy.h"
 #include "policy/dirk/dirk.h"
 #include "service/tls.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 #include "spdlog/spdlog.h"
 
-ABSL_FLAG(std::string, policy, "random", "random, dirk, ismcts or learned");
+ABSL_FLAG(std::string, policy, "random", "random, dirk, ismcts, learned or search");
 ABSL_FLAG(std::string, name, "", "the bot's name in the arena (default: the policy)");
 ABSL_FLAG(std::string, version, "1", "the bot's version, stored by the arena");
 ABSL_FLAG(std::string, arena, "127.0.0.1:50061",
@@ -33,9 +34,11 @@ ABSL_FLAG(uint64_t, seed, 1, "the seed of the policy's randomness (random, ismct
 ABSL_FLAG(std::string, games, "",
           "comma-separated games to claim (empty: every game the policy plays in this build)");
 ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
-ABSL_FLAG(double, time_ms, 0, "ismcts: search time per move in ms (> 0 overrides --iterations)");
+ABSL_FLAG(double, time_ms, 0,
+          "ismcts: search time per move in ms (> 0 overrides --iterations); search: the same "
+          "(0: 10 ms)");
 ABSL_FLAG(std::string, weights, "weights",
-          "learned: the folder of <game>-<players>p.gmlp weights files");
+          "learned, search: the folder of <game>-<players>p.gmlp weights files");
 ABSL_FLAG(bool, tls, false, "TLS to the arena, trusting the system's roots");
 ABSL_FLAG(std::string, tls_ca, "", "TLS to the arena, trusting this PEM CA (implies --tls)");
 ABSL_FLAG(std::string, token_file, "",
@@ -68,6 +71,11 @@ absl::StatusOr<Player> MakePlayer(const std::string& name) {
     GAVEL_ASSIGN_OR_RETURN(player.learned, gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights)));
     player.policy = player.learned->AsPolicy();
     player.games = player.learned->Games();
+  } else if (name == "search") {
+    GAVEL_ASSIGN_OR_RETURN(player.learned, gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights)));
+    const double time_ms = absl::GetFlag(FLAGS_time_ms);
+    player.policy = gavel::learn::SearchPolicy(*player.learned, {.time_ms = time_ms > 0 ? time_ms : 10});
+    player.games = AllGames();  // plain ISMCTS where no network fits
   } else if (name == "ismcts") {
     gavel::learn::IsmctsOptions options;
     options.iterations = absl::GetFlag(FLAGS_iterations);
@@ -76,7 +84,7 @@ absl::StatusOr<Player> MakePlayer(const std::string& name) {
   } else if (name == "random") {
     player = {gavel::policy::RandomPolicy(), AllGames()};
   } else {
-    return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts or learned)");
+    return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts, learned or search)");
   }
   if (const std::string games = absl::GetFlag(FLAGS_games); !games.empty())
     player.games = absl::StrSplit(games, ',', absl::SkipEmpty());

@@ -31,6 +31,7 @@
 #include "learn/ismcts.h"
 #include "learn/learned_policy.h"
 #include "learn/rollout.h"
+#include "learn/search_policy.h"
 #include "policy/dirk/dirk.h"
 
 ABSL_FLAG(std::string, weights, "weights", "the learned bot's weights folder");
@@ -46,11 +47,12 @@ ABSL_FLAG(std::string, ismcts_iterations_for, "",
 ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
 ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
 ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
+ABSL_FLAG(double, search_ms, 10, "search: time per decision in ms");
 ABSL_FLAG(int, threads, 2, "games played at once");
 ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
 ABSL_FLAG(std::string, field, "",
-          "comma-separated policies for a field evaluation (learned, dirk, random, rollout, ismcts "
+          "comma-separated policies for a field evaluation (learned, search, dirk, random, rollout, ismcts "
           "or ismcts:N for N iterations); empty: the matchups instead");
 ABSL_FLAG(std::string, field_players, "", "comma-separated table sizes (empty: every count the game allows)");
 ABSL_FLAG(int, field_deals, 100, "deals per table size, each played once per seat rotation");
@@ -95,6 +97,7 @@ int IsmctsBudget(const std::string& name, const std::string& game) {
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
   if (name == "rollout") return absl::StrFormat("rollout (%d worlds)", absl::GetFlag(FLAGS_rollout_worlds));
+  if (name == "search") return absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
   if (absl::StartsWith(name, "ismcts")) return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
   return name;
 }
@@ -102,6 +105,8 @@ std::string Label(const std::string& name, const std::string& game) {
 absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& game,
                                   const gavel::learn::LearnedPolicy& learned, Timed& timer) {
   if (name == "learned") return timer.Wrap(learned.AsPolicy());
+  if (name == "search")
+    return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms)});
   if (name == "dirk") return gavel::policy::dirk::Dirk(game.name());
   if (name == "random") return gavel::learn::RandomPolicy();
   if (name == "rollout") {

@@ -4,12 +4,16 @@
 #include <cmath>
 #include <memory>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 
 namespace gavel::learn {
 namespace {
+
+// A prior probability per move id of the root.
+using RootPriors = absl::flat_hash_map<uint32_t, double>;
 
 struct Node {
   Move move;              // the move that led here
@@ -43,12 +47,53 @@ Node* SelectChild(Node& node, const std::vector<Move>& legal, double exploration
   return best;
 }
 
-void RunIteration(Node& root, State& state, Rng& rng, double exploration) {
+// The root's move by PUCT over the legal moves of this determinization that have a prior; an
+// untried move counts as neutral (reward 0.5). Null when none has a prior.
+Node* SelectByPrior(Node& root, const std::vector<Move>& legal, const RootPriors& priors, double weight) {
+  const double explore = weight * std::sqrt(static_cast<double>(root.visits) + 1);
+  Node* best = nullptr;
+  Move best_move{};
+  double best_score = -1;
+  for (Move move : legal) {
+    auto prior = priors.find(move.id);
+    if (prior == priors.end()) continue;
+    Node* child = root.Child(move);
+    const int visits = child ? child->visits : 0;
+    const double mean = visits > 0 ? child->reward / visits : 0.5;
+    const double score = mean + explore * prior->second / (1 + visits);
+    if (score > best_score) {
+      best_score = score;
+      best = child;
+      best_move = move;
+    }
+  }
+  if (best == nullptr && best_score >= 0) {  // the best is untried: expand it
+    auto child = std::make_unique<Node>();
+    child->move = best_move;
+    root.children.push_back(std::move(child));
+    best = root.children.back().get();
+  }
+  return best;
+}
+
+void RunIteration(Node& root, State& state, Rng& rng, double exploration, const RootPriors& priors,
+                  double prior_weight) {
   std::vector<Node*> path = {&root};
   std::vector<Move> legal;
   Node* node = &root;
+  bool expanded = false;  // a new leaf was added: straight to the play-out
+  if (!priors.empty() && !state.finished()) {
+    state.LegalMoves(legal);
+    if (Node* chosen = SelectByPrior(root, legal, priors, prior_weight); chosen != nullptr) {
+      expanded = chosen->visits == 0;
+      chosen->mover = state.to_move();
+      path.push_back(chosen);
+      state.ApplyLegal(chosen->move, nullptr);
+      node = chosen;
+    }
+  }
   // Selection and expansion over the moves legal in this determinization.
-  while (!state.finished()) {
+  while (!expanded && !state.finished()) {
     state.LegalMoves(legal);
     std::vector<Move> unexplored;
     for (Move move : legal) {
@@ -73,8 +118,7 @@ void RunIteration(Node& root, State& state, Rng& rng, double exploration) {
     path.push_back(node);
     state.ApplyLegal(node->move, nullptr);
   }
-  // Random play-out.
-  while (!state.finished()) {
+  while (!state.finished()) {  // random play-out
     state.LegalMoves(legal);
     state.ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
   }
@@ -96,9 +140,14 @@ std::vector<double> PlaceRewards(const Outcome& outcome) {
 }
 
 absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
-                                  std::span<const Move> legal, const IsmctsOptions& options) {
+                                  std::span<const Move> legal, const IsmctsOptions& options,
+                                  std::span<const double> root_priors) {
   if (legal.empty()) return absl::InvalidArgumentError("ismcts: no legal move to choose from");
   if (legal.size() == 1) return legal.front();
+  if (!root_priors.empty() && root_priors.size() != legal.size())
+    return absl::InvalidArgumentError("ismcts: one prior per legal move");
+  RootPriors priors;
+  for (size_t i = 0; i < root_priors.size(); ++i) priors[legal[i].id] = root_priors[i];
   Rng rng(Rng::FromSeed(options.seed));
   Node root;
   const auto start = std::chrono::steady_clock::now();
@@ -111,7 +160,7 @@ absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
     }
     auto determinization = game.Resample(view, rng.Next());
     if (!determinization.ok()) return determinization.status();
-    RunIteration(root, **determinization, rng, options.exploration);
+    RunIteration(root, **determinization, rng, options.exploration, priors, options.prior_weight);
   }
   // The most visited of the moves the caller offered.
   Move best = legal.front();

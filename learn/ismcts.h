@@ -17,15 +17,22 @@ struct IsmctsOptions {
   double time_budget_ms = 0;  // > 0: search until this much time has passed
   double exploration = 0.7;   // UCB1 constant, rewards are in [0, 1]
   uint64_t seed = 1;
+  // With root priors (IsmctsChoose): the weight of a move's prior against its mean reward at
+  // the root (PUCT), where moves are tried in the priors' order instead of all once first.
+  double prior_weight = 1.0;
 };
 
 // Reward of each seat at the end of a game: 1 for the best place, 0 for the worst,
 // linear in between (shared places share the reward).
 std::vector<double> PlaceRewards(const Outcome& outcome);
 
-// The move ISMCTS chooses for the seat whose view this is, among `legal`.
+// The move ISMCTS chooses for the seat whose view this is, among `legal`. `root_priors`, if
+// given, holds a probability for each of `legal` (e.g. from a network): the root then selects
+// by PUCT (AlphaZero's rule: mean + weight * prior * sqrt(parent visits) / (1 + visits)), so a
+// search that cannot try every move in its budget spends it on the likely ones.
 absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
-                                  std::span<const Move> legal, const IsmctsOptions& options);
+                                  std::span<const Move> legal, const IsmctsOptions& options,
+                                  std::span<const double> root_priors = {});
 
 // ISMCTS as a Policy: each decision searches with a seed drawn from the turn's generator.
 Policy IsmctsPolicy(const Game& game, IsmctsOptions options);

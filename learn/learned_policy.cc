@@ -90,6 +90,14 @@ const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
 
 bool LearnedPolicy::HasNetworkFor(const v1::View& view) const { return NetworkFor(view) != nullptr; }
 
+absl::StatusOr<std::vector<float>> LearnedPolicy::Scores(const Turn& turn) const {
+  const QPolicy* network = NetworkFor(turn.view());
+  if (network == nullptr)
+    return absl::NotFoundError(absl::StrCat("no network for ", turn.view().game(), " at ",
+                                            turn.view().seats(), " seats"));
+  return network->Scores(turn);
+}
+
 void LearnedPolicy::WarnOnceAboutFallback(const v1::View& view) const {
   std::lock_guard lock(warned_mutex_);
   if (warned_.insert(absl::StrCat(view.game(), "/", view.seats())).second)

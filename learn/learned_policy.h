@@ -31,6 +31,9 @@ class LearnedPolicy {
   absl::StatusOr<Move> Choose(const Turn& turn) const;
   // Whether a network (not Dirk's fallback) plays this view.
   bool HasNetworkFor(const v1::View& view) const;
+  // The network's score of each of the turn's legal moves (higher is better); NotFound where
+  // no network fits the table.
+  absl::StatusOr<std::vector<float>> Scores(const Turn& turn) const;
   // Choose() as a Policy; this object must outlive it.
   Policy AsPolicy() const;
 

@@ -1,0 +1,53 @@
+#include "learn/search_policy.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+
+namespace gavel::learn {
+
+absl::StatusOr<std::vector<double>> NetworkPriors(const LearnedPolicy& learned, const Turn& turn,
+                                                  double choice_share) {
+  auto scores = learned.Scores(turn);
+  if (!scores.ok()) return scores.status();
+  auto choice = learned.Choose(turn);
+  if (!choice.ok()) return choice.status();
+  const size_t n = scores->size();
+  const double best = *std::max_element(scores->begin(), scores->end());
+  double mean = 0, spread = 0;
+  for (float score : *scores) mean += score;
+  mean /= static_cast<double>(n);
+  for (float score : *scores) spread += (score - mean) * (score - mean);
+  spread = std::max(std::sqrt(spread / static_cast<double>(n)), 1e-6);
+  std::vector<double> priors(n);
+  double total = 0;
+  for (size_t i = 0; i < n; ++i) total += priors[i] = std::exp(((*scores)[i] - best) / spread);
+  for (size_t i = 0; i < n; ++i) {
+    priors[i] = (1 - choice_share) * priors[i] / total;
+    if (turn.legal()[i] == *choice) priors[i] += choice_share;
+  }
+  return priors;
+}
+
+Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
+  return [&learned, options](const Turn& turn) -> absl::StatusOr<Move> {
+    const auto start = std::chrono::steady_clock::now();
+    const Game* game = FindGame(turn.view().game());
+    if (game == nullptr)
+      return absl::NotFoundError(absl::StrCat("this build has no game ", turn.view().game()));
+    if (turn.legal().size() == 1) return turn.legal().front();
+    auto priors = NetworkPriors(learned, turn, options.choice_share);
+    IsmctsOptions search;
+    search.seed = turn.rng().Next();
+    search.prior_weight = options.prior_weight;
+    const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - start;
+    search.time_budget_ms = std::max(options.time_ms - scoring.count(), 1e-3);
+    if (!priors.ok()) return IsmctsChoose(*game, turn.view(), turn.legal(), search);  // no network
+    return IsmctsChoose(*game, turn.view(), turn.legal(), search, *priors);
+  };
+}
+
+}  // namespace gavel::learn

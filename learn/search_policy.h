@@ -1,0 +1,26 @@
+#pragma once
+// The search bot's policy: ISMCTS (learn/ismcts.h) guided by the learned network. At the root
+// each move gets a prior: half on the learned bot's own choice, half spread by a softmax of
+// the network's scores (scaled by their spread, so any network's score units work); the root
+// selects by PUCT, so the time budget goes to the moves the network likes and the search
+// corrects it where play-outs disagree. Below the root and in play-outs it is plain ISMCTS.
+// Where no network fits the table it is plain ISMCTS.
+#include "learn/ismcts.h"
+#include "learn/learned_policy.h"
+
+namespace gavel::learn {
+
+struct SearchOptions {
+  double time_ms = 10;        // per decision, the network's scoring included
+  double prior_weight = 1.0;  // PUCT's weight of the priors against the mean rewards
+  double choice_share = 0.5;  // of the prior given to the learned bot's own choice
+};
+
+// `learned` must outlive the policy. Safe to call from several threads at once.
+Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options);
+
+// The root priors for a turn (one per legal move, summing to 1); NotFound without a network.
+absl::StatusOr<std::vector<double>> NetworkPriors(const LearnedPolicy& learned, const Turn& turn,
+                                                  double choice_share);
+
+}  // namespace gavel::learn
