@@ -238,6 +238,26 @@ TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
   }
 }
 
+// Root priors steer the search: with one iteration, all of it goes to the move the priors
+// favour, here the last legal move, in every game.
+TEST(IsmctsPolicy, RootPriorsDecideWhereTheBudgetGoes) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    Position position = MidGame(*game, game->info().max_players, 4, 25);
+    if (position.legal.size() < 2) continue;
+    std::vector<double> priors(position.legal.size(), 0.0);
+    priors.back() = 1.0;
+    learn::IsmctsOptions options;
+    options.iterations = 1;
+    auto chosen = IsmctsChoose(*game, position.view, position.legal, options, priors);
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    EXPECT_EQ(*chosen, position.legal.back());
+    const std::vector<double> too_few(1, 1.0);
+    EXPECT_EQ(IsmctsChoose(*game, position.view, position.legal, options, too_few).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+}
+
 #if GAVEL_HAS_GAME_sultan
 // A decider's illegal move is an error naming it, and the state stays as it was.
 TEST(PlayToEnd, RefusesAnIllegalMoveAndLeavesTheStateUnchanged) {

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "learn/learned_policy.h"
 #include "learn/policy_search.h"
+#include "learn/search_policy.h"
 #include "learn/trainer.h"
 #include "policy/dirk/dirk.h"
 
@@ -127,6 +128,40 @@ TEST(LearnedBot, TakesTheSeatCountFromTheView) {
     auto chosen = RepositoryWeights().Choose(turn);
     ASSERT_TRUE(chosen.ok()) << chosen.status();
     EXPECT_EQ(*chosen, *(*policy::dirk::Dirk(game->name()))(turn));
+  }
+}
+
+// The search bot: priors that sum to 1 with the learned bot's choice the likeliest, and a
+// legal move in every game within a small budget, the same for the same seed.
+TEST(SearchBot, PlaysLegalMovesGuidedByTheNetworkInEveryGame) {
+  const Policy search = SearchPolicy(RepositoryWeights(), {.time_ms = 2});
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    auto state = std::move(*game->NewGame(4, 9, {}));
+    std::vector<Move> legal;
+    Rng walk(2);
+    for (int step = 0; step < 12 && !state->finished(); ++step) {
+      state->LegalMoves(legal);
+      state->ApplyLegal(legal[walk.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+    }
+    ASSERT_FALSE(state->finished());
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    Rng rng(3);
+    const Turn turn(*state, view, legal, rng);
+    auto priors = NetworkPriors(RepositoryWeights(), turn, 0.5);
+    ASSERT_TRUE(priors.ok()) << priors.status();
+    ASSERT_EQ(priors->size(), legal.size());
+    double total = 0;
+    for (double prior : *priors) total += prior;
+    EXPECT_NEAR(total, 1.0, 1e-9);
+    const Move learned_choice = *RepositoryWeights().Choose(turn);
+    const size_t choice = static_cast<size_t>(std::find(legal.begin(), legal.end(), learned_choice) - legal.begin());
+    EXPECT_EQ(std::max_element(priors->begin(), priors->end()) - priors->begin(), static_cast<long>(choice));
+    auto chosen = search(turn);
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    EXPECT_TRUE(state->IsLegal(*chosen));
   }
 }
 
