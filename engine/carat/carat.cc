@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/carat/carat_wire.h"
+#include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
 
 namespace gavel::carat {
@@ -343,7 +344,7 @@ void CaratState::MoveDetail(Move move, google::protobuf::Any* detail) const {
   place->set_row(SpaceRow(MoveSpace(move)));
   place->set_column(SpaceColumn(MoveSpace(move)));
   place->set_rotation(MoveRotation(move));
-  detail->PackFrom(proto);
+  PackAny(proto, detail);
 }
 
 }  // namespace gavel::carat

@@ -1,6 +1,8 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
 #include "engine/carat/carat_wire.h"
 
+#include "engine/core/proto_util.h"
+
 namespace gavel::carat {
 
 void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
@@ -18,7 +20,7 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
       if (ColourOwner(data_, colour) == seat) shown->add_colours(ProtoColour(colour));
   }
   view.set_supply_count(static_cast<uint32_t>(std::popcount(data_.supply)));
-  out->PackFrom(view);
+  PackAny(view, out);
 }
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {

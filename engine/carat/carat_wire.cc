@@ -1,6 +1,8 @@
 // Carat's wire forms: the full state, its decoding, and the moves' decoding.
 #include "engine/carat/carat_wire.h"
 
+#include "engine/core/proto_util.h"
+
 namespace gavel::carat {
 
 // Reads a list of distinct tiles (a hand or the supply) into a bit set.
@@ -56,7 +58,7 @@ void CaratState::Serialize(v1::GameState* out) const {
   TilesToProto(data_.supply, proto.mutable_supply());
   proto.set_rng(data_.rng);
   out->set_game("carat");
-  out->mutable_state()->PackFrom(proto);
+  PackAny(proto, out->mutable_state());
 }
 
 absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::DecodeState(

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the per-game messages carried in google.protobuf.Any.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -10,6 +11,16 @@
 #include "google/protobuf/arena.h"
 
 namespace gavel {
+
+// Any::PackFrom without building the type URL on every call (the hot path packs the state,
+// each view and every legal move's detail): the same bytes.
+template <typename Message>
+void PackAny(const Message& message, google::protobuf::Any* out) {
+  static const std::string* const type_url =
+      new std::string(absl::StrCat("type.googleapis.com/", Message::descriptor()->full_name()));
+  out->set_type_url(*type_url);
+  message.SerializeToString(out->mutable_value());
+}
 
 // Unpacks `any` into `out`, or says what the caller sent instead.
 template <typename Message>

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/proto_util.h"
 #include "gavel/v1/mercado.pb.h"
 
 namespace gavel::mercado {
@@ -1030,7 +1031,7 @@ void MercadoState::MoveDetail(Move move, google::protobuf::Any* detail) const {
     proto.mutable_place()->set_coin(ToCoinProto(static_cast<int>(id - kPlaceBase) / 8));
     proto.mutable_place()->set_position((id - kPlaceBase) % 8);
   }
-  detail->PackFrom(proto);
+  PackAny(proto, detail);
 }
 
 }  // namespace gavel::mercado

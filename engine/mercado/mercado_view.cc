@@ -1,6 +1,8 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
 #include "engine/mercado/mercado_wire.h"
 
+#include "engine/core/proto_util.h"
+
 namespace gavel::mercado {
 
 void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
@@ -20,7 +22,7 @@ void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
       }
     }
   }
-  out->PackFrom(view);
+  PackAny(view, out);
 }
 
 absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::Resample(const v1::View& view_proto,

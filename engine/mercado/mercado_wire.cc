@@ -1,6 +1,8 @@
 // Mercado's wire forms: the table, the full state and its decoding, and the moves' decoding.
 #include "engine/mercado/mercado_wire.h"
 
+#include "engine/core/proto_util.h"
+
 namespace gavel::mercado {
 
 absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, CoinCounts* out) {
@@ -230,7 +232,7 @@ void MercadoState::Serialize(v1::GameState* out) const {
     PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());
   proto.set_rng(data_.rng);
   out->set_game("mercado");
-  out->mutable_state()->PackFrom(proto);
+  PackAny(proto, out->mutable_state());
 }
 
 absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::DecodeState(

@@ -119,7 +119,8 @@ absl::Status ResampleSeat(const v1::MoonlightView& view, int seat, Data& data, R
 }  // namespace
 
 void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  v1::MoonlightView view;
+  PooledScratch<v1::MoonlightView> scratch;  // reused repeated fields: no allocation per seat or item
+  v1::MoonlightView& view = *scratch;
   view.set_humans(data_.humans);
   view.set_bots(data_.bots);
   RulesToProto(data_, view.mutable_rules());
@@ -135,7 +136,7 @@ void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
   CushionsToProto(data_, view.mutable_cushions());
   for (int seat = 0; seat < data_.participants(); ++seat)
     SeatViewToProto(data_, seat, viewer, view.add_seats());
-  out->PackFrom(view);
+  PackAny(view, out);
 }
 
 absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,

@@ -208,7 +208,7 @@ void MoonlightState::Serialize(v1::GameState* out) const {
   }
   proto.set_rng(data_.rng);
   out->set_game("moonlight_market");
-  out->mutable_state()->PackFrom(proto);
+  PackAny(proto, out->mutable_state());
 }
 namespace {
 
@@ -288,7 +288,7 @@ void MoonlightState::MoveDetail(Move move, google::protobuf::Any* detail) const 
     proto.mutable_attach()->set_tile(AttachTile(move));
     proto.mutable_attach()->set_colour(ToColour(AttachColour(move)));
   }
-  detail->PackFrom(proto);
+  PackAny(proto, detail);
 }
 
 }  // namespace gavel::moonlight_market

@@ -1,6 +1,8 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
 #include "engine/morgenland/morgenland_wire.h"
 
+#include "engine/core/proto_util.h"
+
 namespace gavel::morgenland {
 
 namespace {
@@ -16,7 +18,8 @@ uint32_t KnownToAll(const SeatData& holder, int holder_seat, int players) {
 }  // namespace
 
 void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  v1::MorgenlandView view;
+  PooledScratch<v1::MorgenlandView> scratch;  // reused repeated fields: no allocation per seat or item
+  v1::MorgenlandView& view = *scratch;
   EncodePublic(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
@@ -76,7 +79,7 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
     seat_view->set_djinn(s.djinn);
     seat_view->set_artifacts(std::accumulate(s.owned.begin(), s.owned.end(), 0));
   }
-  out->PackFrom(view);
+  PackAny(view, out);
 }
 
 // ---------------------------------------------------------------------------

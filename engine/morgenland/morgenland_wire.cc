@@ -1,6 +1,8 @@
 // Morgenland's wire forms: the full state and its decoding, move texts, details and decoding.
 #include "engine/morgenland/morgenland_wire.h"
 
+#include "engine/core/proto_util.h"
+
 namespace gavel::morgenland {
 namespace {
 
@@ -69,7 +71,7 @@ void MorgenlandState::Serialize(v1::GameState* out) const {
   }
   proto.set_rng(data_.rng);
   out->set_game("morgenland");
-  out->mutable_state()->PackFrom(proto);
+  PackAny(proto, out->mutable_state());
 }
 
 absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::DecodeState(const google::protobuf::Any& any) const {
@@ -185,7 +187,7 @@ void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const
     proto.mutable_spell()->set_spell(SpellOf(move));
     proto.mutable_spell()->set_target(TargetOf(move));
   }
-  detail->PackFrom(proto);
+  PackAny(proto, detail);
 }
 
 }  // namespace gavel::morgenland

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
 #include "gavel/v1/sultan.pb.h"
 
@@ -308,7 +309,7 @@ void SultanState::MoveDetail(Move move, google::protobuf::Any* detail) const {
   } else {
     proto.mutable_return_jewel()->set_jewel(ToJewel(static_cast<int>(move.id)));
   }
-  detail->PackFrom(proto);
+  PackAny(proto, detail);
 }
 
 }  // namespace gavel::sultan

@@ -5,7 +5,8 @@
 namespace gavel::sultan {
 
 void SultanState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  v1::SultanView view;
+  PooledScratch<v1::SultanView> scratch;  // reused repeated fields: no allocation per seat or item
+  v1::SultanView& view = *scratch;
   view.set_players(data_.players);
   view.set_seat(viewer);
   view.set_phase(static_cast<v1::SultanPhase>(data_.phase));
@@ -34,7 +35,7 @@ void SultanState::PackView(Seat viewer, google::protobuf::Any* out) const {
     ToProto(holder.collection, seat_view->mutable_collection());
     seat_view->set_score(CollectionScore(holder.collection, data_.players));
   }
-  out->PackFrom(view);
+  PackAny(view, out);
 }
 
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view_proto,

@@ -80,7 +80,7 @@ void SultanState::Serialize(v1::GameState* out) const {
   }
   proto.set_rng(data_.rng);
   out->set_game("sultan");
-  out->mutable_state()->PackFrom(proto);
+  PackAny(proto, out->mutable_state());
 }
 
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::DecodeState(

@@ -1,7 +1,8 @@
 // The engine server's per-call work without gRPC: parse the request, validate the state,
 // apply the move (with events), serialize the response. Compare with service_bench to see
 // how much of a call is the engine and how much is gRPC. HandleSealedApply: the same call
-// on a sealed token with the mover's capability.
+// on a sealed token with the mover's capability. HandleCombinedApply: Apply that also returns
+// the next mover's legal moves and view (one call per turn).
 #include "benchmark/benchmark.h"
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
@@ -52,9 +53,16 @@ v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& se
   return sealed;
 }
 
-void HandleApply(benchmark::State& bench, const Game* game, bool seal) {
+enum class Call { kPlain, kSealed, kCombined };
+
+void HandleApply(benchmark::State& bench, const Game* game, Call call) {
   const service::Sealer& sealer = BenchSealer();
-  const v1::ApplyRequest plain = MidGameApplyRequest(*game);
+  v1::ApplyRequest plain = MidGameApplyRequest(*game);
+  if (call == Call::kCombined) {
+    plain.mutable_include()->set_legal_moves(true);
+    plain.mutable_include()->set_mover_view(true);
+  }
+  const bool seal = call == Call::kSealed;
   const std::string bytes = (seal ? Sealed(plain, sealer) : plain).SerializeAsString();
   for (auto _ : bench) {
     google::protobuf::Arena arena;  // as the server does per call
@@ -70,8 +78,10 @@ void HandleApply(benchmark::State& bench, const Game* game, bool seal) {
 
 void RegisterAll() {
   for (const Game* game : AllGames()) {
-    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game, false);
-    benchmark::RegisterBenchmark(("HandleSealedApply/" + game->name()).c_str(), HandleApply, game, true);
+    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game, Call::kPlain);
+    benchmark::RegisterBenchmark(("HandleSealedApply/" + game->name()).c_str(), HandleApply, game, Call::kSealed);
+    benchmark::RegisterBenchmark(("HandleCombinedApply/" + game->name()).c_str(), HandleApply, game,
+                                 Call::kCombined);
   }
 }
 
