@@ -6,7 +6,8 @@
 # own in a temporary directory), Node.js and the pinned npm packages of the offline
 # Kubernetes manifest validation, and headless Chromium that loads the arena's pages in the
 # tests. libpqxx is PostgreSQL's C++ client, for the arena's PostgreSQL store; cpp-httplib serves
-# the arena's pages over TLS (OpenSSL 3, which prometheus-cpp's civetweb cannot use); pybind11, python3-dev and numpy build the
+# the arena's pages over TLS (OpenSSL 3, which prometheus-cpp's civetweb cannot use; sealed
+# states take their bulk cipher from it too); pybind11, python3-dev and numpy build the
 # Python module `gavel`.
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
@@ -14,7 +15,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libcpp-httplib-dev libeigen3-dev libsodium-dev
+  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libcpp-httplib-dev libeigen3-dev libsodium-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf python3-dev python3-numpy pybind11-dev
 )

@@ -188,17 +188,20 @@ void FillInfo(const GameInfo& info, v1::GameInfo* out) {
 }
 
 // A new table's token and the capabilities for its owner and each seat.
-void SealNewTable(const State& state, const Sealer& sealer, v1::SealedTable* out) {
+absl::Status SealNewTable(const State& state, const Sealer& sealer, v1::SealedTable* out) {
   const TableId table = Sealer::NewTable();
-  out->set_token(sealer.Seal({.game = state.game().name(), .table = table}, state.Bytes(out->GetArena())));
+  GAVEL_ASSIGN_OR_RETURN(std::string token,
+                         sealer.Seal({.game = state.game().name(), .table = table}, state.Bytes(out->GetArena())));
+  out->set_token(std::move(token));
   out->set_owner_capability(sealer.Capability(table, Access{.owner = true}));
   for (Seat seat = 0; seat < state.seats(); ++seat)
     out->add_seat_capabilities(sealer.Capability(table, Access{.owner = false, .seat = seat}));
+  return absl::OkStatus();
 }
 
 // The token after one more move at the same table.
-std::string Reseal(const State& state, const TokenHeader& before, const Sealer& sealer,
-                   google::protobuf::Arena* arena) {
+absl::StatusOr<std::string> Reseal(const State& state, const TokenHeader& before, const Sealer& sealer,
+                                   google::protobuf::Arena* arena) {
   TokenHeader after = before;
   after.move_number = before.move_number + 1;
   return sealer.Seal(after, state.Bytes(arena));
@@ -239,7 +242,7 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   const Caller owner;
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response));
   if (request.seal())
-    SealNewTable(*state, *sealer, response->mutable_sealed());
+    GAVEL_RETURN_IF_ERROR(SealNewTable(*state, *sealer, response->mutable_sealed()));
   else
     state->Serialize(response->mutable_state());
   FillStatus(*state, owner, response->mutable_status());
@@ -268,10 +271,12 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   EventLog log(response->GetArena());
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response));
-  if (caller.sealed)
-    response->set_token(Reseal(state, caller.token, *sealer, response->GetArena()));
-  else
+  if (caller.sealed) {
+    GAVEL_ASSIGN_OR_RETURN(std::string token, Reseal(state, caller.token, *sealer, response->GetArena()));
+    response->set_token(std::move(token));
+  } else {
     state.Serialize(response->mutable_state());
+  }
   FillStatus(state, caller, response->mutable_status());
   FillEvents(log, state.seats(), request.per_seat_events(), caller, response);
   return absl::OkStatus();

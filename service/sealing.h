@@ -2,7 +2,7 @@
 // Sealed states and seat capabilities (docs/api.md, "Sealed states").
 //
 // A token is a table's full state under authenticated encryption (XChaCha20-Poly1305, from
-// libsodium), with a short header in the clear that names the format version, the key, the
+// libsodium and OpenSSL), with a short header in the clear that names the format version, the key, the
 // game, the table and the move number. The whole header is the associated data: whoever
 // holds a token can read it, nobody without the key can change it or read the state.
 // A capability is a MAC over (key id, table id, seat): it lets its holder act as one seat of
@@ -96,8 +96,9 @@ class Sealer {
   // A new random table id.
   static TableId NewTable();
   // The token of `state_bytes` under the primary key. Deterministic for a given key,
-  // header and state: the nonce is derived from them (synthetic nonce).
-  std::string Seal(const TokenHeader& header, absl::string_view state_bytes) const;
+  // header and state: the nonce is derived from them (synthetic nonce). Fails only for a
+  // state of 2 GB or more, or an OpenSSL without ChaCha20-Poly1305.
+  absl::StatusOr<std::string> Seal(const TokenHeader& header, absl::string_view state_bytes) const;
   struct Opened {
     TokenHeader header;
     std::string state_bytes;

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <random>
 
+#include <sodium.h>
+
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
@@ -78,9 +80,9 @@ TEST(Token, OpensToTheSealedBytesAndHeaderDeterministically) {
   const Sealer sealer(Keys(KeyFile({{3, true}})));
   const TokenHeader header{.game = "moonlight_market", .table = Table(9), .move_number = 41};
   const std::string state = "some state bytes";
-  const std::string token = sealer.Seal(header, state);
-  EXPECT_EQ(token, sealer.Seal(header, state));
-  EXPECT_NE(token, sealer.Seal(header, "other state bytes"));
+  const std::string token = *sealer.Seal(header, state);
+  EXPECT_EQ(token, *sealer.Seal(header, state));
+  EXPECT_NE(token, *sealer.Seal(header, "other state bytes"));
   EXPECT_LE(token.size(), state.size() + 64);  // the longest game name gives the largest
   EXPECT_EQ(token.find(state), std::string::npos);
 
@@ -98,9 +100,52 @@ TEST(Token, OpensToTheSealedBytesAndHeaderDeterministically) {
   EXPECT_EQ(clear->table, Table(9));
 }
 
+// The token's cipher is XChaCha20-Poly1305 as libsodium computes it, with the seal subkey
+// derived from the key file's key as docs/api.md says: a token sealed here opens with
+// libsodium alone, and one sealed by libsodium opens here.
+TEST(Token, IsXChaCha20Poly1305AsLibsodiumComputesIt) {
+  ASSERT_GE(sodium_init(), 0);
+  const std::string line = KeyRing::NewKeyLine(5, true);
+  const Sealer sealer(Keys(line));
+  std::array<uint8_t, 32> master, seal_key;
+  size_t length = 0;
+  const std::string encoded = line.substr(2, line.find(' ', 2) - 2);
+  ASSERT_EQ(sodium_base642bin(master.data(), master.size(), encoded.data(), encoded.size(), nullptr, &length,
+                              nullptr, sodium_base64_VARIANT_ORIGINAL), 0);
+  crypto_kdf_derive_from_key(seal_key.data(), seal_key.size(), 1, "gavelkey", master.data());
+
+  for (size_t size : {0, 1, 63, 64, 65, 300, 1200, 5000}) {
+    std::string state(size, '\0');
+    for (size_t i = 0; i < size; ++i) state[i] = static_cast<char>(i * 7 + size);
+    const std::string token = *sealer.Seal({.game = "carat", .table = Table(4), .move_number = 9}, state);
+    const size_t ad_size = 3 + 5 + 8 + 4 + 16;  // version, key, name length, "carat", table, move, synthetic
+    ASSERT_EQ(token.size(), ad_size + size + crypto_aead_xchacha20poly1305_ietf_ABYTES);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(token.data());
+    std::array<uint8_t, 24> nonce;
+    std::copy(bytes + 8, bytes + 16, nonce.begin());  // the table id
+    std::copy(bytes + 20, bytes + ad_size, nonce.begin() + 8);  // the synthetic part
+    std::string opened(size, '\0');
+    unsigned long long opened_size = 0;
+    ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(
+                  reinterpret_cast<uint8_t*>(opened.data()), &opened_size, nullptr, bytes + ad_size,
+                  token.size() - ad_size, bytes, ad_size, nonce.data(), seal_key.data()), 0)
+        << size;
+    EXPECT_EQ(opened, state);
+
+    std::string by_libsodium = token;  // the same header and nonce, encrypted by libsodium
+    auto* out = reinterpret_cast<uint8_t*>(by_libsodium.data());
+    crypto_aead_xchacha20poly1305_ietf_encrypt(out + ad_size, nullptr, reinterpret_cast<const uint8_t*>(state.data()),
+                                               size, out, ad_size, nullptr, nonce.data(), seal_key.data());
+    EXPECT_EQ(by_libsodium, token) << size;
+    auto reopened = sealer.Open(by_libsodium);
+    ASSERT_TRUE(reopened.ok()) << reopened.status();
+    EXPECT_EQ(reopened->state_bytes, state);
+  }
+}
+
 TEST(Token, EverySingleBitFlipAndTruncationIsRefused) {
   const Sealer sealer(Keys(KeyFile({{1, false}, {2, true}})));
-  const std::string token = sealer.Seal({.game = "sultan", .table = Table(1)}, std::string(200, 'x'));
+  const std::string token = *sealer.Seal({.game = "sultan", .table = Table(1)}, std::string(200, 'x'));
   int refused = 0;
   for (size_t bit = 0; bit < token.size() * 8; ++bit) {
     std::string flipped = token;
@@ -160,7 +205,7 @@ TEST_F(KeyRotation, OldTokensOpenUntilTheirKeyIsRetired) {
   Write(key1);
   auto sealer = Sealer::FromFile(path_, /*poll_ms=*/0);  // reloaded by hand below
   ASSERT_TRUE(sealer.ok()) << sealer.status();
-  const std::string old_token = (*sealer)->Seal({.game = "carat", .table = Table(3)}, "state");
+  const std::string old_token = *(*sealer)->Seal({.game = "carat", .table = Table(3)}, "state");
   const std::string old_capability = (*sealer)->Capability(Table(3), {.owner = true});
 
   // Step 1: a new primary beside the old key.
@@ -170,7 +215,7 @@ TEST_F(KeyRotation, OldTokensOpenUntilTheirKeyIsRetired) {
   EXPECT_EQ((*sealer)->KeyIds(), (std::vector<uint8_t>{1, 2}));
   EXPECT_TRUE((*sealer)->Open(old_token).ok());
   EXPECT_TRUE((*sealer)->Verify(old_capability, Table(3)).ok());
-  const std::string new_token = (*sealer)->Seal({.game = "carat", .table = Table(3)}, "state");
+  const std::string new_token = *(*sealer)->Seal({.game = "carat", .table = Table(3)}, "state");
   EXPECT_EQ(ReadTokenHeader(new_token)->key_id, 2);
 
   // A broken edit keeps the keys in use.

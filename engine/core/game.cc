@@ -82,13 +82,14 @@ void State::Observe(Seat seat, v1::View* out) const {
 std::string State::Bytes(google::protobuf::Arena* arena) const {
   auto* proto = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
   Serialize(proto);
-  std::string bytes;
+  // Sized once, written in place: a growing string would be zero-filled and copied as it grows.
+  std::string bytes(proto->ByteSizeLong(), '\0');
   {
-    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::ArrayOutputStream stream(bytes.data(), static_cast<int>(bytes.size()));
     google::protobuf::io::CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
-    proto->SerializeToCodedStream(&coded);
-  }  // the stream trims `bytes` to what was written
+    proto->SerializeWithCachedSizes(&coded);
+  }
   if (arena == nullptr) delete proto;
   return bytes;
 }

@@ -23,12 +23,12 @@ const service::Sealer& BenchSealer() {
 void Seal(benchmark::State& bench) {
   const std::string state(static_cast<size_t>(bench.range(0)), 'x');
   const service::TokenHeader header{.game = "morgenland", .table = service::Sealer::NewTable()};
-  for (auto _ : bench) benchmark::DoNotOptimize(BenchSealer().Seal(header, state));
+  for (auto _ : bench) benchmark::DoNotOptimize(*BenchSealer().Seal(header, state));
 }
 BENCHMARK(Seal)->Arg(300)->Arg(1200);
 
 void Open(benchmark::State& bench) {
-  const std::string token = BenchSealer().Seal(
+  const std::string token = *BenchSealer().Seal(
       {.game = "morgenland", .table = service::Sealer::NewTable()}, std::string(static_cast<size_t>(bench.range(0)), 'x'));
   for (auto _ : bench) benchmark::DoNotOptimize(BenchSealer().Open(token));
 }
@@ -48,7 +48,7 @@ v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& se
   const service::TableId table = service::Sealer::NewTable();
   v1::ApplyRequest sealed = apply;
   auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(sealer.Seal({.game = apply.state().full().game(), .table = table}, (*state)->Bytes()));
+  ref->set_token(*sealer.Seal({.game = apply.state().full().game(), .table = table}, (*state)->Bytes()));
   ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
   return sealed;
 }
