@@ -15,6 +15,7 @@
 // rotated over each deal: each policy's rating (mu - 3 sigma, the arena's Weng-Lin), win rate
 // and mean score with 95% intervals; then head-to-head rows at the same table sizes: the
 // first policy of the field against copies of each other one.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -131,6 +132,12 @@ std::string Interval(double value, double half, const char* format) {
   return absl::StrFormat(format, value, value - half, value + half);
 }
 
+// A win rate's interval, cut to [0, 1]: the normal approximation runs past the ends when few
+// games are played or nearly all are won or lost.
+std::string WinRateInterval(double rate, double half) {
+  return absl::StrFormat("%.3f (%.3f–%.3f)", rate, std::max(0.0, rate - half), std::min(1.0, rate + half));
+}
+
 // The field's tables for one game at each table size, then the head-to-head rows.
 absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::learn::LearnedPolicy& learned) {
   const std::vector<std::string> names = absl::StrSplit(absl::GetFlag(FLAGS_field), ',', absl::SkipEmpty());
@@ -168,7 +175,7 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
     for (const gavel::learn::FieldRow& row : *rows)
       absl::StrAppendFormat(&out, "| %s | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
                             row.rating.conservative(), row.rating.mu, row.rating.sigma, row.seats,
-                            Interval(row.win_rate, row.win_rate_ci95, "%.3f (%.3f–%.3f)"),
+                            WinRateInterval(row.win_rate, row.win_rate_ci95),
                             Interval(row.mean_score, row.mean_score_ci95, "%.2f (%.2f–%.2f)"));
     absl::StrAppendFormat(&out, "\nHead to head, %d players: %s in one seat, copies of the opponent in the "
                           "others (%d games each)\n\n| Opponent | Win rate (95%% CI) | Mean score (95%% CI) |\n"
@@ -178,7 +185,7 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
                                            options.deals * players, options.seed, options.threads);
       if (!result.ok()) return result.status();
       absl::StrAppendFormat(&out, "| %s | %s | %s |\n", field[opponent].name,
-                            Interval(result->win_rate, result->win_rate_ci95, "%.3f (%.3f–%.3f)"),
+                            WinRateInterval(result->win_rate, result->win_rate_ci95),
                             Interval(result->mean_score, result->mean_score_ci95, "%.2f (%.2f–%.2f)"));
     }
   }
@@ -255,10 +262,9 @@ int main(int argc, char** argv) {
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const std::string row = absl::StrFormat(
-          "| %s | %s | %s | %.3f (%.3f–%.3f) | %.3f | %.2f (%.2f–%.2f) |\n", name, Label(pair[0], name),
-          Label(pair[1], name),
-          result->win_rate, result->win_rate - result->win_rate_ci95,
-          result->win_rate + result->win_rate_ci95, 1.0 / players, result->mean_score,
+          "| %s | %s | %s | %s | %.3f | %.2f (%.2f–%.2f) |\n", name, Label(pair[0], name),
+          Label(pair[1], name), WinRateInterval(result->win_rate, result->win_rate_ci95), 1.0 / players,
+          result->mean_score,
           result->mean_score - result->mean_score_ci95, result->mean_score + result->mean_score_ci95);
       std::fprintf(stderr, "%s  (%.0f s)\n", row.c_str(), seconds);
       table += row;

@@ -1,5 +1,7 @@
 #include "service/engine_handler.h"
 
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
@@ -45,18 +47,16 @@ absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Seal
                                        google::protobuf::Arena* arena) {
   if (sealer == nullptr)
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
-  GAVEL_ASSIGN_OR_RETURN(Sealer::Opened opened, sealer->Open(sealed.token()));
+  auto* full = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
+  const std::unique_ptr<v1::GameState> owned(arena == nullptr ? full : nullptr);
+  GAVEL_ASSIGN_OR_RETURN(const TokenHeader header, OpenToken(sealed.token(), *sealer, full));
   if (sealed.seat_capability().empty())
     return absl::UnauthenticatedError("a sealed state needs a capability: a seat's or the owner's");
-  GAVEL_ASSIGN_OR_RETURN(const Access access, sealer->Verify(sealed.seat_capability(), opened.header.table));
-  auto& full = *google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
-  if (!full.ParseFromString(opened.state_bytes) || full.game() != opened.header.game)
-    return absl::InternalError("an authentic token holds no state of its game");
-  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(full));
-  if (arena == nullptr) delete &full;
+  GAVEL_ASSIGN_OR_RETURN(const Access access, sealer->Verify(sealed.seat_capability(), header.table));
+  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(*full));
   if (!access.owner && access.seat >= state->seats())
     return absl::PermissionDeniedError("the capability names a seat this table does not have");
-  return OpenedState{std::move(state), Caller{.sealed = true, .access = access, .token = opened.header}};
+  return OpenedState{std::move(state), Caller{.sealed = true, .access = access, .token = header}};
 }
 
 // Decodes and validates the state a request carries (the request's arena holds what a
@@ -191,7 +191,7 @@ void FillInfo(const GameInfo& info, v1::GameInfo* out) {
 absl::Status SealNewTable(const State& state, const Sealer& sealer, v1::SealedTable* out) {
   const TableId table = Sealer::NewTable();
   GAVEL_ASSIGN_OR_RETURN(std::string token,
-                         sealer.Seal({.game = state.game().name(), .table = table}, state.Bytes(out->GetArena())));
+                         SealState(state, {.game = state.game().name(), .table = table}, sealer, out->GetArena()));
   out->set_token(std::move(token));
   out->set_owner_capability(sealer.Capability(table, Access{.owner = true}));
   for (Seat seat = 0; seat < state.seats(); ++seat)
@@ -204,7 +204,7 @@ absl::StatusOr<std::string> Reseal(const State& state, const TokenHeader& before
                                    google::protobuf::Arena* arena) {
   TokenHeader after = before;
   after.move_number = before.move_number + 1;
-  return sealer.Seal(after, state.Bytes(arena));
+  return SealState(state, after, sealer, arena);
 }
 
 // Refuses a move the caller may not make now: the game is over, or another seat moves.
@@ -224,6 +224,23 @@ absl::Status CheckMayMove(const State& state, const Caller& caller, const v1::Ap
 }
 
 }  // namespace
+
+absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer,
+                                      google::protobuf::Arena* arena) {
+  auto* full = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
+  const std::unique_ptr<v1::GameState> owned(arena == nullptr ? full : nullptr);
+  state.Serialize(full);
+  return sealer.Seal(header, full->state().value());
+}
+
+absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sealer, v1::GameState* full) {
+  google::protobuf::Any* any = full->mutable_state();
+  GAVEL_ASSIGN_OR_RETURN(const TokenHeader header, sealer.Open(token, any->mutable_value()));
+  GAVEL_ASSIGN_OR_RETURN(const Game* game, GameNamed(header.game));
+  full->set_game(header.game);
+  any->set_type_url(game->info().state_type_url);
+  return header;
+}
 
 absl::Status ListGames(const v1::ListGamesRequest&, v1::ListGamesResponse* response) {
   for (const Game* game : AllGames()) FillInfo(game->info(), response->add_games());

@@ -4,10 +4,21 @@
 // sealed tables are served (proto/gavel/v1/engine.proto, "Sealed states"); without one,
 // a sealed request gets UNIMPLEMENTED.
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/core/game.h"
 #include "gavel/v1/engine.pb.h"
 #include "service/sealing.h"
 
 namespace gavel::service {
+
+// The token of `state` with `header`: the game's own state message (GameState.state's
+// value), sealed. `arena` holds the scratch GameState (nullptr: the heap).
+absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer,
+                                      google::protobuf::Arena* arena = nullptr);
+// The full state `token` holds, written to `*full` (on `full`'s arena), and its header:
+// the inverse of SealState. Sealer::Open's errors, and INVALID_ARGUMENT for a game this
+// server does not play. Does not validate the state; Game::Deserialize does.
+absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sealer, v1::GameState* full);
 
 absl::Status ListGames(const v1::ListGamesRequest& request, v1::ListGamesResponse* response);
 absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response,

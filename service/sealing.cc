@@ -30,7 +30,9 @@ namespace {
 // state) under its own subkey: the same key, header and state give the same token, and two
 // different states share a nonce under one key only if this 128-bit PRF collides. SipHash
 // rather than keyed BLAKE2b: only the PRF property is needed, and it costs a tenth.
-constexpr uint8_t kTokenVersion = 1;
+// Version 1 sealed the whole GameState; version 2 seals the game's own state message (the
+// game is in the header), 40 to 50 bytes less to encrypt and no wrapper to encode.
+constexpr uint8_t kTokenVersion = 2;
 constexpr size_t kSyntheticSize = 16;
 constexpr size_t kTagSize = crypto_aead_xchacha20poly1305_ietf_ABYTES;
 constexpr size_t kMaxGameName = 32;
@@ -395,6 +397,12 @@ absl::StatusOr<std::string> Sealer::Seal(const TokenHeader& header, absl::string
 }
 
 absl::StatusOr<Sealer::Opened> Sealer::Open(absl::string_view token) const {
+  Opened opened;
+  GAVEL_ASSIGN_OR_RETURN(opened.header, Open(token, &opened.state_bytes));
+  return opened;
+}
+
+absl::StatusOr<TokenHeader> Sealer::Open(absl::string_view token, std::string* state_bytes) const {
   auto layout = ParseToken(token);
   if (!layout.ok()) return layout.status();
   const auto ring = keys();
@@ -405,17 +413,17 @@ absl::StatusOr<Sealer::Opened> Sealer::Open(absl::string_view token) const {
   const uint8_t* in = Bytes(token);
   const auto nonce = Nonce(layout->header.table, in + layout->synthetic_at);
   const size_t state_size = token.size() - layout->ciphertext_at - kTagSize;
-  Opened opened{layout->header, std::string(state_size, '\0')};
+  state_bytes->resize(state_size);
   const bool authentic = Decrypt(used.seal, nonce, in, layout->ciphertext_at, in + layout->ciphertext_at,
                                  state_size, in + layout->ciphertext_at + state_size,
-                                 reinterpret_cast<uint8_t*>(opened.state_bytes.data()));
+                                 reinterpret_cast<uint8_t*>(state_bytes->data()));
   if (key == nullptr)
     return absl::UnauthenticatedError(absl::StrCat(
         "the token is sealed under key ", layout->header.key_id,
         ", which this server does not hold (retired, or from another deployment)"));
   if (!authentic)
     return absl::UnauthenticatedError("the token does not authenticate (modified, truncated or foreign)");
-  return opened;
+  return layout->header;
 }
 
 std::string Sealer::Capability(const TableId& table, const Access& access) const {

@@ -99,13 +99,15 @@ class Sealer {
   // header and state: the nonce is derived from them (synthetic nonce). Fails only for a
   // state of 2 GB or more, or an OpenSSL without ChaCha20-Poly1305.
   absl::StatusOr<std::string> Seal(const TokenHeader& header, absl::string_view state_bytes) const;
+  // The header of `token`, with its state bytes written to `*state_bytes` (resized; wiped
+  // when the token does not authenticate). INVALID_ARGUMENT for a token that is not of the
+  // token format; UNAUTHENTICATED for one that does not authenticate (modified, truncated,
+  // foreign) or whose key this server does not hold (retired), which the message says.
+  absl::StatusOr<TokenHeader> Open(absl::string_view token, std::string* state_bytes) const;
   struct Opened {
     TokenHeader header;
     std::string state_bytes;
   };
-  // INVALID_ARGUMENT for a token that is not of the token format; UNAUTHENTICATED for one
-  // that does not authenticate (modified, truncated, foreign) or whose key this server does
-  // not hold (retired), which the message says.
   absl::StatusOr<Opened> Open(absl::string_view token) const;
 
   // The capability for `access` to `table`, under the primary key.

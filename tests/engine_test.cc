@@ -2,6 +2,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
@@ -91,6 +92,19 @@ TEST(Registry, EveryGameHasAUniqueNameAndValidInfo) {
       EXPECT_TRUE(Options::Resolve(game->info().options, {{spec.name, spec.default_value}}).ok());
   }
   EXPECT_EQ(FindGame("chess"), nullptr);
+}
+
+// A sealed token carries the game's state message without its type URL; the server takes
+// the URL from the game's info when it opens one.
+TEST(Registry, StateTypeUrlIsTheOneEveryStatePacks) {
+  for (const Game* game : AllGames()) {
+    auto state = game->NewGame(game->info().min_players, 7, {});
+    ASSERT_TRUE(state.ok()) << state.status();
+    v1::GameState wire;
+    (*state)->Serialize(&wire);
+    EXPECT_EQ(wire.state().type_url(), game->info().state_type_url) << game->name();
+    EXPECT_TRUE(absl::StartsWith(game->info().state_type_url, "type.googleapis.com/gavel.v1.")) << game->name();
+  }
 }
 
 TEST(Registry, ListsExactlyTheGamesOfTheBuildInItsOrder) {

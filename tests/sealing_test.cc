@@ -265,10 +265,9 @@ class SealedPlay : public ::testing::Test {
 
   // The full state a token holds (what only the server can read).
   v1::GameState Inside(const std::string& token) {
-    auto opened = sealer_.Open(token);
-    EXPECT_TRUE(opened.ok()) << opened.status();
     v1::GameState state;
-    EXPECT_TRUE(state.ParseFromString(opened->state_bytes));
+    auto opened = OpenToken(token, sealer_, &state);
+    EXPECT_TRUE(opened.ok()) << opened.status();
     return state;
   }
 

@@ -126,6 +126,7 @@ class CaratGameImpl final : public Game {
  public:
   CaratGameImpl() {
     info_.name = "carat";
+    info_.state_type_url = TypeUrl<v1::CaratState>();
     info_.display_name = "Carat";
     info_.min_players = 2;
     info_.max_players = kMaxPlayers;

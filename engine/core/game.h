@@ -86,6 +86,9 @@ struct GameInfo {
   int max_players = 0;
   std::vector<OptionSpec> options;
   std::string players_note;
+  // The type URL of the game's state message, which GameState.state packs (a sealed token
+  // carries only that message; the server re-wraps it when it opens the token).
+  std::string state_type_url;
 };
 
 class State {

@@ -12,13 +12,19 @@
 
 namespace gavel {
 
+// The type URL google.protobuf.Any gives `Message`, built once.
+template <typename Message>
+const std::string& TypeUrl() {
+  static const std::string* const type_url =
+      new std::string(absl::StrCat("type.googleapis.com/", Message::descriptor()->full_name()));
+  return *type_url;
+}
+
 // Any::PackFrom without building the type URL on every call (the hot path packs the state,
 // each view and every legal move's detail): the same bytes.
 template <typename Message>
 void PackAny(const Message& message, google::protobuf::Any* out) {
-  static const std::string* const type_url =
-      new std::string(absl::StrCat("type.googleapis.com/", Message::descriptor()->full_name()));
-  out->set_type_url(*type_url);
+  out->set_type_url(TypeUrl<Message>());
   message.SerializeToString(out->mutable_value());
 }
 

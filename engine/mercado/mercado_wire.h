@@ -73,6 +73,7 @@ class MercadoGameImpl final : public Game {
  public:
   MercadoGameImpl() {
     info_.name = "mercado";
+    info_.state_type_url = TypeUrl<v1::MercadoState>();
     info_.display_name = "Mercado";
     info_.min_players = 2;
     info_.max_players = kMaxPlayers;

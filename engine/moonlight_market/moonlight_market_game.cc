@@ -2,6 +2,7 @@
 // the registration that makes it known to the engine.
 #include <array>
 
+#include "engine/core/proto_util.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
 #include "engine/moonlight_market/moonlight_market.h"
@@ -17,6 +18,7 @@ class MoonlightGameImpl final : public Game {
  public:
   MoonlightGameImpl() {
     info_.name = "moonlight_market";
+    info_.state_type_url = TypeUrl<v1::MoonlightState>();
     info_.display_name = "Moonlight Market";
     info_.min_players = 1;
     info_.max_players = kMaxParticipants;

@@ -233,6 +233,7 @@ class MorgenlandGameImpl final : public Game {
  public:
   MorgenlandGameImpl() {
     info_.name = "morgenland";
+    info_.state_type_url = TypeUrl<v1::MorgenlandState>();
     info_.display_name = "Morgenland";
     info_.min_players = 3;
     info_.max_players = 5;

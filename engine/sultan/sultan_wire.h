@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "engine/core/game.h"
+#include "engine/core/proto_util.h"
 #include "engine/core/status.h"
 #include "engine/sultan/sultan.h"
 #include "gavel/v1/sultan.pb.h"
@@ -67,6 +68,7 @@ class SultanGameImpl final : public Game {
  public:
   SultanGameImpl() {
     info_.name = "sultan";
+    info_.state_type_url = TypeUrl<v1::SultanState>();
     info_.display_name = "Sultan";
     info_.min_players = 2;
     info_.max_players = 5;

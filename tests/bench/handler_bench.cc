@@ -48,7 +48,7 @@ v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& se
   const service::TableId table = service::Sealer::NewTable();
   v1::ApplyRequest sealed = apply;
   auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(*sealer.Seal({.game = apply.state().full().game(), .table = table}, (*state)->Bytes()));
+  ref->set_token(*service::SealState(**state, {.game = apply.state().full().game(), .table = table}, sealer));
   ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
   return sealed;
 }

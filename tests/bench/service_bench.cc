@@ -26,6 +26,7 @@
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
+#include "service/engine_handler.h"
 #include "service/sealing.h"
 #include "tests/bench/pinning.h"
 #include "tests/support/child_process.h"
@@ -140,7 +141,7 @@ v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& se
   const service::TableId table = service::Sealer::NewTable();
   v1::ApplyRequest sealed = apply;
   auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(*sealer.Seal({.game = game.name(), .table = table, .move_number = 20}, (*state)->Bytes()));
+  ref->set_token(*service::SealState(**state, {.game = game.name(), .table = table, .move_number = 20}, sealer));
   ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
   return sealed;
 }
