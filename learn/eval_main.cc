@@ -6,8 +6,9 @@
 //
 // For every game: learned vs dirk, learned vs random, learned vs ismcts, dirk vs random
 // (the candidate in one seat, the opponent policy in all others). Prints a Markdown table:
-// the candidate's win rate (shared wins count 1/k) and mean score, each with its 95%
-// interval, against the fair share 1/seats; and the learned policy's mean time per move.
+// the candidate's win rate (shared wins count 1/k) with its Wilson 95% interval, as the arena
+// shows it, and mean score with its normal 95% interval, against the fair share 1/seats;
+// and the learned policy's mean time per move.
 //
 // With --field: a field evaluation instead (learn/field.h), e.g.
 //   gavel-eval --field=learned,dirk,ismcts:100,ismcts:1000,random --field_deals=100
@@ -15,7 +16,6 @@
 // rotated over each deal: each policy's rating (mu - 3 sigma, the arena's Weng-Lin), win rate
 // and mean score with 95% intervals; then head-to-head rows at the same table sizes: the
 // first policy of the field against copies of each other one.
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -34,6 +34,7 @@
 #include "learn/rollout.h"
 #include "learn/search_policy.h"
 #include "policy/dirk/dirk.h"
+#include "service/arena/rating.h"
 
 ABSL_FLAG(std::string, weights, "weights", "the learned bot's weights folder");
 ABSL_FLAG(std::string, games, "", "comma-separated games (empty: every game with weights)");
@@ -128,14 +129,14 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
   return absl::InvalidArgumentError("unknown policy " + name);
 }
 
-std::string Interval(double value, double half, const char* format) {
-  return absl::StrFormat(format, value, value - half, value + half);
+std::string ScoreInterval(double mean, double half) {
+  return absl::StrFormat("%.2f (%.2f–%.2f)", mean, mean - half, mean + half);
 }
 
-// A win rate's interval, cut to [0, 1]: the normal approximation runs past the ends when few
-// games are played or nearly all are won or lost.
-std::string WinRateInterval(double rate, double half) {
-  return absl::StrFormat("%.3f (%.3f–%.3f)", rate, std::max(0.0, rate - half), std::min(1.0, rate + half));
+// A win rate over `n` seats with its Wilson interval, as the arena's standings show it.
+std::string WinRateInterval(double rate, int n) {
+  const auto [low, high] = gavel::arena::WilsonInterval(rate, n);
+  return absl::StrFormat("%.3f (%.3f–%.3f)", rate, low, high);
 }
 
 // The field's tables for one game at each table size, then the head-to-head rows.
@@ -175,8 +176,8 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
     for (const gavel::learn::FieldRow& row : *rows)
       absl::StrAppendFormat(&out, "| %s | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
                             row.rating.conservative(), row.rating.mu, row.rating.sigma, row.seats,
-                            WinRateInterval(row.win_rate, row.win_rate_ci95),
-                            Interval(row.mean_score, row.mean_score_ci95, "%.2f (%.2f–%.2f)"));
+                            WinRateInterval(row.win_rate, row.seats),
+                            ScoreInterval(row.mean_score, row.mean_score_ci95));
     absl::StrAppendFormat(&out, "\nHead to head, %d players: %s in one seat, copies of the opponent in the "
                           "others (%d games each)\n\n| Opponent | Win rate (95%% CI) | Mean score (95%% CI) |\n"
                           "|---|---|---|\n", players, field[0].name, options.deals * players);
@@ -185,8 +186,8 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
                                            options.deals * players, options.seed, options.threads);
       if (!result.ok()) return result.status();
       absl::StrAppendFormat(&out, "| %s | %s | %s |\n", field[opponent].name,
-                            WinRateInterval(result->win_rate, result->win_rate_ci95),
-                            Interval(result->mean_score, result->mean_score_ci95, "%.2f (%.2f–%.2f)"));
+                            WinRateInterval(result->win_rate, result->games),
+                            ScoreInterval(result->mean_score, result->mean_score_ci95));
     }
   }
   return out;
@@ -201,16 +202,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", learned.status().ToString().c_str());
     return 2;
   }
-  std::vector<std::string> games = absl::StrSplit(absl::GetFlag(FLAGS_games), ',', absl::SkipEmpty());
-  if (games.empty()) games = (*learned)->Games();
+  std::vector<std::string> names = absl::StrSplit(absl::GetFlag(FLAGS_games), ',', absl::SkipEmpty());
+  if (names.empty()) names = (*learned)->Games();
+  std::vector<const gavel::Game*> games;
+  for (const std::string& name : names) {
+    games.push_back(gavel::FindGame(name));
+    if (games.back() == nullptr) {
+      std::fprintf(stderr, "unknown game %s\n", name.c_str());
+      return 2;
+    }
+  }
   if (!absl::GetFlag(FLAGS_field).empty()) {
     std::string tables;
-    for (const std::string& name : games) {
-      const gavel::Game* game = gavel::FindGame(name);
-      if (game == nullptr) {
-        std::fprintf(stderr, "unknown game %s\n", name.c_str());
-        return 2;
-      }
+    for (const gavel::Game* game : games) {
       auto field = FieldTables(*game, **learned);
       if (!field.ok()) {
         std::fprintf(stderr, "%s\n", field.status().ToString().c_str());
@@ -231,12 +235,8 @@ int main(int argc, char** argv) {
       "|---|---|---|---|---|---|\n",
       players, count, absl::GetFlag(FLAGS_seed));
   std::string timing;
-  for (const std::string& name : games) {
-    const gavel::Game* game = gavel::FindGame(name);
-    if (game == nullptr) {
-      std::fprintf(stderr, "unknown game %s\n", name.c_str());
-      return 2;
-    }
+  for (const gavel::Game* game : games) {
+    const std::string& name = game->name();
     Timed timer;
     for (absl::string_view matchup : absl::StrSplit(absl::GetFlag(FLAGS_matchups), ',', absl::SkipEmpty())) {
       std::vector<std::string> pair = absl::StrSplit(matchup, '-');
@@ -262,10 +262,9 @@ int main(int argc, char** argv) {
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const std::string row = absl::StrFormat(
-          "| %s | %s | %s | %s | %.3f | %.2f (%.2f–%.2f) |\n", name, Label(pair[0], name),
-          Label(pair[1], name), WinRateInterval(result->win_rate, result->win_rate_ci95), 1.0 / players,
-          result->mean_score,
-          result->mean_score - result->mean_score_ci95, result->mean_score + result->mean_score_ci95);
+          "| %s | %s | %s | %s | %.3f | %s |\n", name, Label(pair[0], name), Label(pair[1], name),
+          WinRateInterval(result->win_rate, result->games), 1.0 / players,
+          ScoreInterval(result->mean_score, result->mean_score_ci95));
       std::fprintf(stderr, "%s  (%.0f s)\n", row.c_str(), seconds);
       table += row;
     }

@@ -1,8 +1,6 @@
 #include "learn/field.h"
 
 #include <algorithm>
-#include <thread>
-
 
 namespace gavel::learn {
 namespace {
@@ -79,18 +77,11 @@ absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<
 
   const int matches = options.deals * k;
   std::vector<absl::StatusOr<std::vector<SeatResult>>> results(static_cast<size_t>(matches));
-  const int threads = std::clamp(options.threads, 1, matches);
-  auto worker = [&](int first) {
-    for (int m = first; m < matches; m += threads) {
-      const int deal = m / k;
-      results[static_cast<size_t>(m)] = PlayFieldMatch(game, field, tables[static_cast<size_t>(deal) % tables.size()],
-                                                       deciders, seats, options, deal, m % k);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (std::thread& thread : pool) thread.join();
+  ParallelFor(matches, options.threads, [&](int m) {
+    const int deal = m / k;
+    results[static_cast<size_t>(m)] = PlayFieldMatch(game, field, tables[static_cast<size_t>(deal) % tables.size()],
+                                                     deciders, seats, options, deal, m % k);
+  });
 
   std::vector<FieldRow> rows(static_cast<size_t>(n));
   std::vector<std::vector<double>> wins(static_cast<size_t>(n)), scores(static_cast<size_t>(n));
@@ -111,7 +102,7 @@ absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<
     row.name = field[static_cast<size_t>(e)].name;
     row.seats = static_cast<int>(wins[static_cast<size_t>(e)].size());
     if (row.seats == 0) continue;
-    std::tie(row.win_rate, row.win_rate_ci95) = MeanAndCi95(wins[static_cast<size_t>(e)]);
+    row.win_rate = MeanAndCi95(wins[static_cast<size_t>(e)]).first;
     std::tie(row.mean_score, row.mean_score_ci95) = MeanAndCi95(scores[static_cast<size_t>(e)]);
   }
   std::stable_sort(rows.begin(), rows.end(), [](const FieldRow& a, const FieldRow& b) {

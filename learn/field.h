@@ -4,7 +4,7 @@
 // otherwise the next combination of the field, in turn, so every group meets equally often;
 // with fewer policies than seats, some hold two), and is played once per rotation of those
 // bots over the seats. Every policy gets a Weng-Lin rating (the arena's), its win rate (a win
-// shared by k counts 1/k) and mean score with 95% intervals.
+// shared by k counts 1/k) and mean score with its 95% interval.
 #include <span>
 #include <string>
 #include <vector>
@@ -24,7 +24,7 @@ struct FieldRow {
   std::string name;
   arena::Rating rating;  // updated match by match in the deals' order
   int seats = 0;         // seats played (a policy holding two seats of a match counts both)
-  double win_rate = 0, win_rate_ci95 = 0;
+  double win_rate = 0;  // its interval: arena::WilsonInterval(win_rate, seats)
   double mean_score = 0, mean_score_ci95 = 0;
 };
 

@@ -42,6 +42,18 @@ absl::StatusOr<SeatResult> PlayRotated(const Game& game, int players, const Opti
 
 }  // namespace
 
+void ParallelFor(int count, int threads, const std::function<void(int)>& body) {
+  if (count <= 0) return;
+  threads = std::clamp(threads, 1, count);
+  auto worker = [&](int first) {
+    for (int i = first; i < count; i += threads) body(i);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (std::thread& thread : pool) thread.join();
+}
+
 std::pair<double, double> MeanAndCi95(const std::vector<double>& values) {
   double mean = 0;
   for (double v : values) mean += v;
@@ -87,17 +99,10 @@ absl::StatusOr<Evaluation> Evaluate(const Game& game, int players, const OptionM
                                     const Policy& candidate, const Policy& opponent, int games,
                                     uint64_t seed, int threads) {
   if (games <= 0) return absl::InvalidArgumentError("an evaluation needs at least one game");
-  threads = std::clamp(threads, 1, games);
   std::vector<absl::StatusOr<SeatResult>> results(static_cast<size_t>(games));
-  auto worker = [&](int first) {
-    for (int g = first; g < games; g += threads)
-      results[static_cast<size_t>(g)] =
-          PlayRotated(game, players, options, candidate, opponent, g, seed);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (std::thread& thread : pool) thread.join();
+  ParallelFor(games, threads, [&](int g) {
+    results[static_cast<size_t>(g)] = PlayRotated(game, players, options, candidate, opponent, g, seed);
+  });
 
   std::vector<double> wins, scores;
   Evaluation result;

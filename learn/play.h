@@ -33,6 +33,10 @@ struct Match {
 absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
                                  std::span<const Policy> policies, Rng& rng);
 
+// body(i) for every i in [0, count), spread over `threads` threads (i, i + threads, ... on
+// each); the caller gives each i its own result slot, so results do not depend on `threads`.
+void ParallelFor(int count, int threads, const std::function<void(int)>& body);
+
 // Mean of `values` and the half-width of its normal-approximation 95% interval.
 std::pair<double, double> MeanAndCi95(const std::vector<double>& values);
 

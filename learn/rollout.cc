@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "engine/core/status.h"
 #include "learn/ismcts.h"
+#include "learn/play.h"
 
 namespace gavel::learn {
 namespace {
@@ -47,26 +47,20 @@ absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::Vi
   const int worlds = static_cast<int>(world_seeds.size());
   std::vector<std::vector<float>> results(world_seeds.size(), std::vector<float>(moves.size()));
   std::vector<absl::Status> errors(world_seeds.size());
-  auto work = [&](size_t first, size_t stride) {
-    for (size_t w = first; w < world_seeds.size(); w += stride) {
-      auto world = game.Resample(view, world_seeds[w]);
-      if (!world.ok()) {
-        errors[w] = world.status();
-        continue;
-      }
-      const Seat seat = (*world)->to_move();
-      for (size_t i = 0; i < moves.size() && errors[w].ok(); ++i) {
-        auto result = PlayOut(**world, moves[i], seat, base, world_seeds[w]);
-        if (result.ok()) results[w][i] = *result;
-        else errors[w] = result.status();
-      }
+  ParallelFor(worlds, threads, [&](int world_index) {
+    const size_t w = static_cast<size_t>(world_index);
+    auto world = game.Resample(view, world_seeds[w]);
+    if (!world.ok()) {
+      errors[w] = world.status();
+      return;
     }
-  };
-  const size_t pool_size = static_cast<size_t>(std::clamp(threads, 1, worlds));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < pool_size; ++t) pool.emplace_back(work, t, pool_size);
-  work(0, pool_size);
-  for (std::thread& thread : pool) thread.join();
+    const Seat seat = (*world)->to_move();
+    for (size_t i = 0; i < moves.size() && errors[w].ok(); ++i) {
+      auto result = PlayOut(**world, moves[i], seat, base, world_seeds[w]);
+      if (result.ok()) results[w][i] = *result;
+      else errors[w] = result.status();
+    }
+  });
   RolloutValues values;
   values.mean.assign(moves.size(), 0);
   for (size_t w = 0; w < world_seeds.size(); ++w) {

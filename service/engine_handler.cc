@@ -42,13 +42,20 @@ absl::StatusOr<std::unique_ptr<State>> DecodeState(const v1::GameState& full) {
   return game->Deserialize(full);
 }
 
+// A GameState on `arena`, or, without one, on the heap and held by `owner`.
+v1::GameState* NewGameState(google::protobuf::Arena* arena, std::unique_ptr<v1::GameState>& owner) {
+  if (arena != nullptr) return google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
+  owner = std::make_unique<v1::GameState>();
+  return owner.get();
+}
+
 // Opens a token and checks the capability against its table.
 absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Sealer* sealer,
                                        google::protobuf::Arena* arena) {
   if (sealer == nullptr)
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
-  auto* full = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
-  const std::unique_ptr<v1::GameState> owned(arena == nullptr ? full : nullptr);
+  std::unique_ptr<v1::GameState> owned;
+  v1::GameState* full = NewGameState(arena, owned);
   GAVEL_ASSIGN_OR_RETURN(const TokenHeader header, OpenToken(sealed.token(), *sealer, full));
   if (sealed.seat_capability().empty())
     return absl::UnauthenticatedError("a sealed state needs a capability: a seat's or the owner's");
@@ -227,8 +234,8 @@ absl::Status CheckMayMove(const State& state, const Caller& caller, const v1::Ap
 
 absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer,
                                       google::protobuf::Arena* arena) {
-  auto* full = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
-  const std::unique_ptr<v1::GameState> owned(arena == nullptr ? full : nullptr);
+  std::unique_ptr<v1::GameState> owned;
+  v1::GameState* full = NewGameState(arena, owned);
   state.Serialize(full);
   return sealer.Seal(header, full->state().value());
 }

@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -17,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "engine/core/status.h"
+#include "service/read_file.h"
 #include "spdlog/spdlog.h"
 
 namespace gavel::service {
@@ -123,7 +122,9 @@ EVP_CIPHER_CTX* ThreadContext(bool encrypt) {
   CipherContext& context = contexts[encrypt ? 1 : 0];
   if (context == nullptr && cipher != nullptr) {
     context.reset(EVP_CIPHER_CTX_new());
-    if (context != nullptr && EVP_CipherInit_ex2(context.get(), cipher, nullptr, nullptr, encrypt ? 1 : 0, nullptr) != 1)
+    const int direction = encrypt ? 1 : 0;
+    if (context != nullptr &&
+        EVP_CipherInit_ex2(context.get(), cipher, nullptr, nullptr, direction, nullptr) != 1)
       context.reset();
   }
   return context.get();
@@ -239,14 +240,6 @@ absl::StatusOr<SealingKey> ParseKeyLine(absl::string_view line, bool* primary) {
   return key;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::NotFoundError(absl::StrCat("cannot read the key file ", path));
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 absl::StatusOr<TokenHeader> ReadTokenHeader(absl::string_view token) {
@@ -328,7 +321,7 @@ Sealer::~Sealer() {
 }
 
 absl::StatusOr<std::unique_ptr<Sealer>> Sealer::FromFile(const std::string& path, int poll_ms) {
-  auto text = ReadFile(path);
+  auto text = ReadWholeFile(path, "the key file");
   if (!text.ok()) return text.status();
   auto keys = KeyRing::Parse(*text);
   if (!keys.ok()) return keys.status();
@@ -344,7 +337,7 @@ void Sealer::Watch() {
 }
 
 bool Sealer::ReloadIfChanged() {
-  auto text = ReadFile(path_);
+  auto text = ReadWholeFile(path_, "the key file");
   absl::MutexLock lock(&reload_mutex_);
   if (!text.ok() || *text == seen_) return false;
   seen_ = *text;

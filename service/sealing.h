@@ -2,9 +2,10 @@
 // Sealed states and seat capabilities (docs/api.md, "Sealed states").
 //
 // A token is a table's full state under authenticated encryption (XChaCha20-Poly1305, from
-// libsodium and OpenSSL), with a short header in the clear that names the format version, the key, the
-// game, the table and the move number. The whole header is the associated data: whoever
-// holds a token can read it, nobody without the key can change it or read the state.
+// libsodium and OpenSSL), with a short header in the clear that names the format version,
+// the key, the game, the table and the move number. The whole header is the associated
+// data: whoever holds a token can read it, nobody without the key can change it or read the
+// state.
 // A capability is a MAC over (key id, table id, seat): it lets its holder act as one seat of
 // one table, or as the table's owner.
 //

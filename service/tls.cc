@@ -15,7 +15,13 @@ namespace {
 
 using grpc::experimental::FileWatcherCertificateProvider;
 
-// The host part of "host:port", "[v6]:port" or a bare host.
+absl::Status Readable(const std::string& path, absl::string_view what) {
+  if (std::ifstream(path).good()) return absl::OkStatus();
+  return absl::NotFoundError(absl::StrCat("cannot read the ", what, " file ", path));
+}
+
+}  // namespace
+
 absl::string_view HostOf(absl::string_view address) {
   if (absl::StartsWith(address, "[")) {
     const size_t end = address.find(']');
@@ -24,13 +30,6 @@ absl::string_view HostOf(absl::string_view address) {
   const size_t colon = address.rfind(':');
   return colon == absl::string_view::npos ? address : address.substr(0, colon);
 }
-
-absl::Status Readable(const std::string& path, absl::string_view what) {
-  if (std::ifstream(path).good()) return absl::OkStatus();
-  return absl::NotFoundError(absl::StrCat("cannot read the ", what, " file ", path));
-}
-
-}  // namespace
 
 bool IsLoopback(absl::string_view address) {
   in6_addr bare{};  // a v6 address without brackets and port, e.g. "::1"

@@ -31,6 +31,8 @@ struct ClientTls {
   int refresh_s = 10;
 };
 
+// The host part of "host:port", "[v6]:port" or a bare host.
+absl::string_view HostOf(absl::string_view address);
 // Whether `address` ("host:port", "[v6]:port") names a loopback host.
 bool IsLoopback(absl::string_view address);
 

@@ -8,6 +8,7 @@ namespace {
 
 constexpr double kBeta = 25.0 / 6;
 constexpr double kKappa = 1e-4;  // keeps sigma^2 positive
+constexpr double kZ95 = 1.959964;
 
 }  // namespace
 
@@ -33,6 +34,14 @@ void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& 
     players[i]->sigma *= std::sqrt(std::max(1 - delta[i], kKappa));
     ++players[i]->games;
   }
+}
+
+std::pair<double, double> WilsonInterval(double rate, int n) {
+  if (n <= 0) return {0, 0};
+  const double z2 = kZ95 * kZ95;
+  const double center = (rate + z2 / (2 * n)) / (1 + z2 / n);
+  const double half = kZ95 * std::sqrt(rate * (1 - rate) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
 }
 
 }  // namespace gavel::arena

@@ -10,15 +10,6 @@ namespace {
 
 constexpr double kZ95 = 1.959964;
 
-// Wilson score interval for `wins` out of `n`.
-std::pair<double, double> Wilson(int wins, int n) {
-  if (n == 0) return {0, 0};
-  const double p = static_cast<double>(wins) / n, z2 = kZ95 * kZ95;
-  const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const double half = kZ95 * std::sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / (1 + z2 / n);
-  return {std::max(0.0, center - half), std::min(1.0, center + half)};
-}
-
 }  // namespace
 
 std::map<std::string, std::vector<Standing>> ComputeStandings(
@@ -46,7 +37,7 @@ std::map<std::string, std::vector<Standing>> ComputeStandings(
       row.bot = bot;
       row.games = tally.games;
       row.win_rate = static_cast<double>(tally.wins) / tally.games;
-      std::tie(row.win_low, row.win_high) = Wilson(tally.wins, tally.games);
+      std::tie(row.win_low, row.win_high) = WilsonInterval(row.win_rate, tally.games);
       row.mean_score = tally.sum / tally.games;
       if (tally.games > 1) {
         const double variance = std::max(0.0, (tally.sum_squares - tally.sum * row.mean_score) /

@@ -220,9 +220,7 @@ absl::StatusOr<std::pair<std::string, int>> HostAndPort(const std::string& addre
   if (colon == std::string::npos || !absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
       port > 65535)
     return absl::InvalidArgumentError(absl::StrCat("expected host:port for the pages, not '", address, "'"));
-  std::string host = address.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  return std::make_pair(host, port);
+  return std::make_pair(std::string(service::HostOf(address)), port);
 }
 
 }  // namespace

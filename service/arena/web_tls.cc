@@ -3,10 +3,9 @@
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "service/read_file.h"
 #include "spdlog/spdlog.h"
 
 namespace gavel::arena {
@@ -23,14 +22,6 @@ struct CertificateReloader::Pair {
 };
 
 namespace {
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string OpenSslError() {
   const unsigned long code = ERR_get_error();
@@ -52,31 +43,38 @@ absl::StatusOr<std::unique_ptr<CertificateReloader>> CertificateReloader::Load(
     std::string cert_file, std::string key_file, std::chrono::seconds refresh) {
   std::unique_ptr<CertificateReloader> reloader(
       new CertificateReloader(std::move(cert_file), std::move(key_file), refresh));
-  auto cert_pem = ReadFile(reloader->cert_file_);
+  auto cert_pem = service::ReadWholeFile(reloader->cert_file_, "the certificate file");
   if (!cert_pem.ok()) return cert_pem.status();
-  auto key_pem = ReadFile(reloader->key_file_);
+  auto key_pem = service::ReadWholeFile(reloader->key_file_, "the key file");
   if (!key_pem.ok()) return key_pem.status();
-  auto pair = std::make_shared<Pair>();
-  Bio cert_bio = MemoryBio(*cert_pem);
-  pair->cert = PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr);
-  if (pair->cert == nullptr)
-    return absl::InvalidArgumentError(absl::StrCat(reloader->cert_file_, " holds no PEM certificate"));
-  pair->chain = sk_X509_new_null();
-  while (X509* next = PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr))
-    sk_X509_push(pair->chain, next);
-  ERR_clear_error();  // the end of the file reads as an error
-  Bio key_bio = MemoryBio(*key_pem);
-  pair->key = PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr);
-  if (pair->key == nullptr)
-    return absl::InvalidArgumentError(absl::StrCat(reloader->key_file_, " holds no PEM private key"));
-  if (X509_check_private_key(pair->cert, pair->key) != 1)
-    return absl::InvalidArgumentError(absl::StrCat(reloader->key_file_, " is not the key of ",
-                                                   reloader->cert_file_, ": ", OpenSslError()));
-  reloader->pair_ = std::move(pair);
+  auto pair = reloader->Parse(*cert_pem, *key_pem);
+  if (!pair.ok()) return pair.status();
+  reloader->pair_ = *std::move(pair);
   reloader->cert_pem_ = *std::move(cert_pem);
   reloader->key_pem_ = *std::move(key_pem);
   reloader->checked_ = std::chrono::steady_clock::now();
   return reloader;
+}
+
+absl::StatusOr<std::shared_ptr<const CertificateReloader::Pair>> CertificateReloader::Parse(
+    const std::string& cert_pem, const std::string& key_pem) const {
+  auto pair = std::make_shared<Pair>();
+  Bio cert_bio = MemoryBio(cert_pem);
+  pair->cert = PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr);
+  if (pair->cert == nullptr)
+    return absl::InvalidArgumentError(absl::StrCat(cert_file_, " holds no PEM certificate"));
+  pair->chain = sk_X509_new_null();
+  while (X509* next = PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr))
+    sk_X509_push(pair->chain, next);
+  ERR_clear_error();  // the end of the file reads as an error
+  Bio key_bio = MemoryBio(key_pem);
+  pair->key = PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr);
+  if (pair->key == nullptr)
+    return absl::InvalidArgumentError(absl::StrCat(key_file_, " holds no PEM private key"));
+  if (X509_check_private_key(pair->cert, pair->key) != 1)
+    return absl::InvalidArgumentError(
+        absl::StrCat(key_file_, " is not the key of ", cert_file_, ": ", OpenSslError()));
+  return pair;
 }
 
 CertificateReloader::CertificateReloader(std::string cert_file, std::string key_file,
@@ -90,22 +88,22 @@ std::shared_ptr<const CertificateReloader::Pair> CertificateReloader::Current() 
   const auto now = std::chrono::steady_clock::now();
   if (now - checked_ < refresh_) return pair_;
   checked_ = now;
-  auto cert_pem = ReadFile(cert_file_);
-  auto key_pem = ReadFile(key_file_);
+  auto cert_pem = service::ReadWholeFile(cert_file_, "the certificate file");
+  auto key_pem = service::ReadWholeFile(key_file_, "the key file");
   if (!cert_pem.ok() || !key_pem.ok()) {
     spdlog::warn("pages' TLS: {}; serving the previous certificate",
                  (cert_pem.ok() ? key_pem : cert_pem).status().ToString());
     return pair_;
   }
   if (*cert_pem == cert_pem_ && *key_pem == key_pem_) return pair_;
-  auto reloaded = Load(cert_file_, key_file_, refresh_);
+  auto reloaded = Parse(*cert_pem, *key_pem);
   if (!reloaded.ok()) {  // e.g. the certificate written before its key: try again later
     spdlog::warn("pages' TLS: {}; serving the previous certificate", reloaded.status().ToString());
     return pair_;
   }
-  pair_ = (*reloaded)->pair_;
-  cert_pem_ = (*reloaded)->cert_pem_;
-  key_pem_ = (*reloaded)->key_pem_;
+  pair_ = *std::move(reloaded);
+  cert_pem_ = *std::move(cert_pem);
+  key_pem_ = *std::move(key_pem);
   spdlog::info("pages' TLS: serving the new certificate from {}", cert_file_);
   return pair_;
 }

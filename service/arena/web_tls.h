@@ -30,6 +30,8 @@ class CertificateReloader {
  private:
   struct Pair;
   CertificateReloader(std::string cert_file, std::string key_file, std::chrono::seconds refresh);
+  // The pair in the files' contents, or what is wrong with it.
+  absl::StatusOr<std::shared_ptr<const Pair>> Parse(const std::string& cert_pem, const std::string& key_pem) const;
   // The pair to serve, re-read when the files changed and `refresh` has passed since the last
   // look; a new pair that does not load is logged and the old one kept.
   std::shared_ptr<const Pair> Current();

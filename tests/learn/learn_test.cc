@@ -207,6 +207,22 @@ TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
 }
 
 #if GAVEL_HAS_GAME_sultan
+// Win-rate intervals as the arena's standings and gavel-eval print them.
+TEST(WilsonInterval, StaysInsideZeroToOneAndNarrowsWithMoreGames) {
+  const auto none = arena::WilsonInterval(0.0, 10);
+  EXPECT_EQ(none.first, 0.0);
+  EXPECT_GT(none.second, 0.1);  // ten losses do not prove a win rate of 0
+  const auto all = arena::WilsonInterval(1.0, 10);
+  EXPECT_NEAR(all.second, 1.0, 1e-12);
+  EXPECT_NEAR(all.first, 1 - none.second, 1e-12);  // symmetric around one half
+  const auto few = arena::WilsonInterval(0.25, 40), many = arena::WilsonInterval(0.25, 4000);
+  EXPECT_LT(few.first, 0.25);
+  EXPECT_GT(few.second, 0.25);
+  EXPECT_LT(many.second - many.first, (few.second - few.first) / 5);
+  EXPECT_NEAR(many.first, 0.2369, 1e-3);  // 0.25 over 4,000: about 0.25 -/+ 0.0134
+  EXPECT_EQ(arena::WilsonInterval(0.5, 0), std::make_pair(0.0, 0.0));
+}
+
 TEST(Ismcts, ChoosesLegalMovesAndBeatsRandomInSultan) {
   const Game& game = *FindGame("sultan");
   IsmctsOptions options;

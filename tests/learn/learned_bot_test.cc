@@ -132,7 +132,7 @@ TEST(LearnedBot, TakesTheSeatCountFromTheView) {
 }
 
 // The search bot: priors that sum to 1 with the learned bot's choice the likeliest, and a
-// legal move in every game within a small budget, the same for the same seed.
+// legal move in every game within a small budget.
 TEST(SearchBot, PlaysLegalMovesGuidedByTheNetworkInEveryGame) {
   const Policy search = SearchPolicy(RepositoryWeights(), {.time_ms = 2});
   for (const Game* game : AllGames()) {
