@@ -8,14 +8,14 @@
 # tests. libpqxx is PostgreSQL's C++ client, for the arena's PostgreSQL store; cpp-httplib serves
 # the arena's pages over TLS (OpenSSL 3, which prometheus-cpp's civetweb cannot use; sealed
 # states take their bulk cipher from it too); pybind11, python3-dev and numpy build the
-# Python module `gavel`.
+# Python module `gavel`; gperftools' tcmalloc is the servers' allocator (docs/performance.md).
 # Idempotent and non-interactive: does nothing when everything is already installed.
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
   protobuf-compiler protobuf-compiler-grpc libprotobuf-dev libgrpc++-dev
-  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libcpp-httplib-dev libeigen3-dev libsodium-dev libssl-dev
+  libabsl-dev libspdlog-dev prometheus-cpp-dev libsqlite3-dev libpqxx-dev libcpp-httplib-dev libeigen3-dev libsodium-dev libssl-dev libgoogle-perftools-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-grpcio python3-protobuf python3-dev python3-numpy pybind11-dev
 )

@@ -1,5 +1,6 @@
 // The engine server's per-call work without gRPC: parse the request, validate the state,
-// apply the move (with events), serialize the response. Compare with service_bench to see
+// apply the move (with events), serialize the response; the mean over every move of a seeded
+// game (tests/bench/seeded_game.h). Compare with service_bench to see
 // how much of a call is the engine and how much is gRPC. HandleSealedApply: the same call
 // on a sealed token with the mover's capability. HandleCombinedApply: Apply that also returns
 // the next mover's legal moves and view (one call per turn).
@@ -7,7 +8,7 @@
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
-#include "tests/bench/mid_game.h"
+#include "tests/bench/seeded_game.h"
 #include "service/engine_handler.h"
 
 namespace gavel {
@@ -41,39 +42,66 @@ void VerifyCapability(benchmark::State& bench) {
 }
 BENCHMARK(VerifyCapability);
 
-// `apply` as a sealed request: its state as a token, the move by the mover's capability.
-v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& sealer) {
+// `apply` as a sealed request at move `move_number` of a fresh table, the move made with the
+// mover's capability.
+v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, uint32_t move_number, const service::Sealer& sealer) {
   auto state = FindGame(apply.state().full().game())->Deserialize(apply.state().full());
   if (!state.ok()) std::abort();
   const service::TableId table = service::Sealer::NewTable();
   v1::ApplyRequest sealed = apply;
   auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(*service::SealState(**state, {.game = apply.state().full().game(), .table = table}, sealer));
+  ref->set_token(*service::SealState(
+      **state, {.game = apply.state().full().game(), .table = table, .move_number = move_number}, sealer));
   ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
   return sealed;
 }
 
 enum class Call { kPlain, kSealed, kCombined };
 
+// The wire bytes of every move's request of one seeded game, in the form `call` sends.
+std::vector<std::string> RequestBytes(const Game& game, Call call) {
+  std::vector<std::string> out;
+  uint32_t move_number = 0;
+  for (v1::ApplyRequest& request : SeededGameApplyRequests(game)) {
+    if (call == Call::kCombined) {
+      request.mutable_include()->set_legal_moves(true);
+      request.mutable_include()->set_mover_view(true);
+    }
+    out.push_back((call == Call::kSealed ? Sealed(request, move_number, BenchSealer()) : request)
+                      .SerializeAsString());
+    ++move_number;
+  }
+  return out;
+}
+
+// One iteration handles the next move's request of the game, cycling: the time is the mean
+// over a whole game.
 void HandleApply(benchmark::State& bench, const Game* game, Call call) {
   const service::Sealer& sealer = BenchSealer();
-  v1::ApplyRequest plain = MidGameApplyRequest(*game);
-  if (call == Call::kCombined) {
-    plain.mutable_include()->set_legal_moves(true);
-    plain.mutable_include()->set_mover_view(true);
-  }
-  const bool seal = call == Call::kSealed;
-  const std::string bytes = (seal ? Sealed(plain, sealer) : plain).SerializeAsString();
+  const std::vector<std::string> requests = RequestBytes(*game, call);
+  size_t next = 0, request_bytes = 0, response_bytes = 0, legal_moves = 0;
   for (auto _ : bench) {
+    const std::string& bytes = requests[next];
+    next = next + 1 == requests.size() ? 0 : next + 1;
     google::protobuf::Arena arena;  // as the server does per call
     auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(&arena);
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(&arena);
     if (const absl::Status status = service::Apply(*request, response, &sealer); !status.ok())
       bench.SkipWithError(std::string(status.message()).c_str());
-    benchmark::DoNotOptimize(response->SerializeAsString());
+    const std::string out = response->SerializeAsString();
+    request_bytes += bytes.size();
+    response_bytes += out.size();
+    legal_moves += static_cast<size_t>(response->legal_moves_size());
+    benchmark::DoNotOptimize(out);
   }
-  bench.counters["request_bytes"] = static_cast<double>(bytes.size());
+  const auto per_call = [&](size_t total) {
+    return benchmark::Counter(static_cast<double>(total), benchmark::Counter::kAvgIterations);
+  };
+  bench.counters["moves_in_game"] = static_cast<double>(requests.size());
+  bench.counters["request_bytes"] = per_call(request_bytes);
+  bench.counters["response_bytes"] = per_call(response_bytes);
+  bench.counters["legal_moves"] = per_call(legal_moves);
 }
 
 void RegisterAll() {

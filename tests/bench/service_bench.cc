@@ -1,6 +1,7 @@
 // Service throughput on one server core against a bare gRPC echo server, measured in the
 // same run, per game:
-//   - Apply (a mid-game state and one move) against an echo of the same request bytes;
+//   - Apply against an echo of the same request bytes, cycling through the requests of every
+//     move of a seeded game (tests/bench/seeded_game.h), so a figure is a whole game's mean;
 //   - the combined call (Apply that also returns the next mover's legal moves and view)
 //     against an echo of a message as large as its response;
 //   - sealed Apply (the same state as a token, the move made with the mover's capability)
@@ -22,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
-#include "tests/bench/mid_game.h"
+#include "tests/bench/seeded_game.h"
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
@@ -88,12 +89,25 @@ Result RunLoad(StartCall start_call) {
   return result;
 }
 
-// Keeps `in_flight` Apply calls with `request` running.
-Result LoadApply(v1::Engine::Stub& stub, const v1::ApplyRequest& request) {
+// The next of `items`, cycling; shared by the load's callbacks.
+template <typename Item>
+class Cycle {
+ public:
+  explicit Cycle(const std::vector<Item>& items) : items_(items) {}
+  const Item& Next() { return items_[next_.fetch_add(1, std::memory_order_relaxed) % items_.size()]; }
+
+ private:
+  const std::vector<Item>& items_;
+  std::atomic<size_t> next_{0};
+};
+
+// Keeps `in_flight` Apply calls running, cycling through `requests`.
+Result LoadApply(v1::Engine::Stub& stub, const std::vector<v1::ApplyRequest>& requests) {
+  Cycle<v1::ApplyRequest> cycle(requests);
   return RunLoad([&](auto done) {
     auto* context = new grpc::ClientContext();
     auto* response = new v1::ApplyResponse();
-    stub.async()->Apply(context, &request, response, [=](grpc::Status status) {
+    stub.async()->Apply(context, &cycle.Next(), response, [=](grpc::Status status) {
       done(status.ok());
       delete response;
       delete context;
@@ -101,12 +115,13 @@ Result LoadApply(v1::Engine::Stub& stub, const v1::ApplyRequest& request) {
   });
 }
 
-// Keeps `in_flight` echo calls of `payload` running.
-Result LoadEcho(grpc::GenericStub& stub, const std::string& payload) {
+// Keeps `in_flight` echo calls running, cycling through `payloads`.
+Result LoadEcho(grpc::GenericStub& stub, const std::vector<std::string>& payloads) {
+  Cycle<std::string> cycle(payloads);
   return RunLoad([&](auto done) {
     auto* context = new grpc::ClientContext();
     auto* out = new grpc::ByteBuffer();
-    grpc::Slice slice(payload);
+    grpc::Slice slice(cycle.Next());
     grpc::ByteBuffer in(&slice, 1);
     stub.UnaryCall(context, "/bench.Echo/Echo", grpc::StubOptions(), &in, out,
                    [=](grpc::Status status) {
@@ -117,9 +132,9 @@ Result LoadEcho(grpc::GenericStub& stub, const std::string& payload) {
   });
 }
 
-void PrintRow(const std::string& game, const char* call, size_t bytes, const Result& measured,
+void PrintRow(const std::string& game, const char* call, double bytes, const Result& measured,
               const Result& echoed) {
-  std::printf("%-17s %-9s %6zu %10.0f %10.0f %6.0f%% %8.0f %8.0f%s\n", game.c_str(), call, bytes,
+  std::printf("%-17s %-9s %6.0f %10.0f %10.0f %6.0f%% %8.0f %8.0f%s\n", game.c_str(), call, bytes,
               measured.calls_per_second, echoed.calls_per_second,
               100 * measured.calls_per_second / echoed.calls_per_second, measured.p99_us,
               echoed.p99_us, measured.errors + echoed.errors ? "  (errors!)" : "");
@@ -133,17 +148,67 @@ testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::st
   return std::move(*process);
 }
 
-// `apply`'s state as a token of a fresh table, with the mover's capability.
-v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, const service::Sealer& sealer) {
+// `apply`'s state as a token of a fresh table at move `move_number`, with the mover's
+// capability.
+v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, uint32_t move_number, const service::Sealer& sealer) {
   const Game& game = *FindGame(apply.state().full().game());
   auto state = game.Deserialize(apply.state().full());
   if (!state.ok()) std::abort();
   const service::TableId table = service::Sealer::NewTable();
   v1::ApplyRequest sealed = apply;
   auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(*service::SealState(**state, {.game = game.name(), .table = table, .move_number = 20}, sealer));
+  ref->set_token(
+      *service::SealState(**state, {.game = game.name(), .table = table, .move_number = move_number}, sealer));
   ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
   return sealed;
+}
+
+std::vector<v1::ApplyRequest> SealedAll(const std::vector<v1::ApplyRequest>& requests,
+                                        const service::Sealer& sealer) {
+  std::vector<v1::ApplyRequest> out;
+  for (size_t move = 0; move < requests.size(); ++move)
+    out.push_back(Sealed(requests[move], static_cast<uint32_t>(move), sealer));
+  return out;
+}
+
+// Each request asking for the next mover's legal moves and view as well.
+std::vector<v1::ApplyRequest> CombinedAll(std::vector<v1::ApplyRequest> requests) {
+  for (v1::ApplyRequest& request : requests) {
+    request.mutable_include()->set_legal_moves(true);
+    request.mutable_include()->set_mover_view(true);
+  }
+  return requests;
+}
+
+// Each request's wire bytes.
+std::vector<std::string> Encoded(const std::vector<v1::ApplyRequest>& requests) {
+  std::vector<std::string> out;
+  for (const v1::ApplyRequest& request : requests) out.push_back(request.SerializeAsString());
+  return out;
+}
+
+// Payloads as large as the engine's response to each request.
+std::vector<std::string> ResponseSized(v1::Engine::Stub& stub, const std::vector<v1::ApplyRequest>& requests) {
+  std::vector<std::string> out;
+  for (const v1::ApplyRequest& request : requests) {
+    v1::ApplyResponse response;
+    grpc::ClientContext context;
+    if (!stub.Apply(&context, request, &response).ok()) std::abort();
+    out.push_back(std::string(response.ByteSizeLong(), 'x'));
+  }
+  return out;
+}
+
+double MeanBytes(const std::vector<std::string>& payloads) {
+  double total = 0;
+  for (const std::string& payload : payloads) total += static_cast<double>(payload.size());
+  return total / static_cast<double>(payloads.size());
+}
+
+double MeanBytes(const std::vector<v1::ApplyRequest>& requests) {
+  double total = 0;
+  for (const v1::ApplyRequest& request : requests) total += static_cast<double>(request.ByteSizeLong());
+  return total / static_cast<double>(requests.size());
 }
 
 }  // namespace
@@ -177,21 +242,16 @@ int main(int argc, char** argv) {
   const std::vector<std::string> only = absl::GetFlag(FLAGS_games);
   for (const Game* game : AllGames()) {
     if (!only.empty() && std::find(only.begin(), only.end(), game->name()) == only.end()) continue;
-    const v1::ApplyRequest apply = MidGameApplyRequest(*game);
-    const std::string apply_bytes = apply.SerializeAsString();
+    const std::vector<v1::ApplyRequest> apply = SeededGameApplyRequests(*game);
+    const std::vector<std::string> apply_bytes = Encoded(apply);
     const Result unsealed = LoadApply(*stub, apply);
-    PrintRow(game->name(), "Apply", apply_bytes.size(), unsealed, LoadEcho(echo_stub, apply_bytes));
-    const v1::ApplyRequest sealed = Sealed(apply, sealer);
-    PrintRow(game->name(), "sealed", sealed.ByteSizeLong(), LoadApply(*stub, sealed), unsealed);
-
-    v1::ApplyRequest combined = apply;
-    combined.mutable_include()->set_legal_moves(true);
-    combined.mutable_include()->set_mover_view(true);
-    v1::ApplyResponse response;
-    grpc::ClientContext context;
-    if (!stub->Apply(&context, combined, &response).ok()) std::abort();
-    PrintRow(game->name(), "combined", response.ByteSizeLong(), LoadApply(*stub, combined),
-             LoadEcho(echo_stub, std::string(response.ByteSizeLong(), 'x')));
+    PrintRow(game->name(), "Apply", MeanBytes(apply_bytes), unsealed, LoadEcho(echo_stub, apply_bytes));
+    const std::vector<v1::ApplyRequest> sealed = SealedAll(apply, sealer);
+    PrintRow(game->name(), "sealed", MeanBytes(sealed), LoadApply(*stub, sealed), unsealed);
+    const std::vector<v1::ApplyRequest> combined = CombinedAll(apply);
+    const std::vector<std::string> response_sized = ResponseSized(*stub, combined);
+    PrintRow(game->name(), "combined", MeanBytes(response_sized), LoadApply(*stub, combined),
+             LoadEcho(echo_stub, response_sized));
   }
   return 0;
 }
