@@ -8,6 +8,7 @@
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "tests/bench/sealed_request.h"
 #include "tests/bench/seeded_game.h"
 #include "service/engine_handler.h"
 
@@ -42,20 +43,6 @@ void VerifyCapability(benchmark::State& bench) {
 }
 BENCHMARK(VerifyCapability);
 
-// `apply` as a sealed request at move `move_number` of a fresh table, the move made with the
-// mover's capability.
-v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, uint32_t move_number, const service::Sealer& sealer) {
-  auto state = FindGame(apply.state().full().game())->Deserialize(apply.state().full());
-  if (!state.ok()) std::abort();
-  const service::TableId table = service::Sealer::NewTable();
-  v1::ApplyRequest sealed = apply;
-  auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(*service::SealState(
-      **state, {.game = apply.state().full().game(), .table = table, .move_number = move_number}, sealer));
-  ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
-  return sealed;
-}
-
 enum class Call { kPlain, kSealed, kCombined };
 
 // The wire bytes of every move's request of one seeded game, in the form `call` sends.
@@ -67,7 +54,7 @@ std::vector<std::string> RequestBytes(const Game& game, Call call) {
       request.mutable_include()->set_legal_moves(true);
       request.mutable_include()->set_mover_view(true);
     }
-    out.push_back((call == Call::kSealed ? Sealed(request, move_number, BenchSealer()) : request)
+    out.push_back((call == Call::kSealed ? SealedApplyRequest(request, move_number, BenchSealer()) : request)
                       .SerializeAsString());
     ++move_number;
   }

@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "tests/bench/sealed_request.h"
 #include "tests/bench/seeded_game.h"
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
@@ -148,26 +149,12 @@ testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::st
   return std::move(*process);
 }
 
-// `apply`'s state as a token of a fresh table at move `move_number`, with the mover's
-// capability.
-v1::ApplyRequest Sealed(const v1::ApplyRequest& apply, uint32_t move_number, const service::Sealer& sealer) {
-  const Game& game = *FindGame(apply.state().full().game());
-  auto state = game.Deserialize(apply.state().full());
-  if (!state.ok()) std::abort();
-  const service::TableId table = service::Sealer::NewTable();
-  v1::ApplyRequest sealed = apply;
-  auto* ref = sealed.mutable_state()->mutable_sealed();
-  ref->set_token(
-      *service::SealState(**state, {.game = game.name(), .table = table, .move_number = move_number}, sealer));
-  ref->set_seat_capability(sealer.Capability(table, {.owner = false, .seat = (*state)->to_move()}));
-  return sealed;
-}
-
+// Every request as the mover's sealed call, at its move number.
 std::vector<v1::ApplyRequest> SealedAll(const std::vector<v1::ApplyRequest>& requests,
                                         const service::Sealer& sealer) {
   std::vector<v1::ApplyRequest> out;
   for (size_t move = 0; move < requests.size(); ++move)
-    out.push_back(Sealed(requests[move], static_cast<uint32_t>(move), sealer));
+    out.push_back(SealedApplyRequest(requests[move], static_cast<uint32_t>(move), sealer));
   return out;
 }
 
