@@ -7,6 +7,7 @@
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "engine/core/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -15,6 +16,18 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+
+TEST(PartName, NamesThePartOnlyWhenAnErrorIsFormatted) {
+  EXPECT_EQ(PartName("the supply").str(), "the supply");
+  EXPECT_EQ(PartName(2, "hand").str(), "seat 2's hand");
+  EXPECT_EQ(PartName(1, "edge at position", 3).str(), "seat 1's edge at position 3");
+  EXPECT_EQ(PartName(0, "hand", 0).str(), "seat 0's hand 0");
+  EXPECT_EQ(PartName::Numbered("cushion", 4).str(), "cushion 4");
+  EXPECT_EQ(PartName::Numbered("cushion", 0, "'s card").str(), "cushion 0's card");
+  EXPECT_EQ(InvalidInput("sultan", PartName(3, "pile"), " holds a card of value ", 12).message(),
+            "sultan: seat 3's pile holds a card of value 12");
+  EXPECT_EQ(InvalidInput("carat", "the board lists ", 5, " spaces").code(), absl::StatusCode::kInvalidArgument);
+}
 
 TEST(Rng, SameStateSameSequence) {
   Rng a(Rng::FromSeed(42)), b(Rng::FromSeed(42)), c(Rng::FromSeed(43));

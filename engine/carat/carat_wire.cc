@@ -7,7 +7,7 @@ namespace gavel::carat {
 
 // Reads a list of distinct tiles (a hand or the supply) into a bit set.
 absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& in, int limit,
-                            absl::string_view what, uint64_t* out) {
+                            const PartName& what, uint64_t* out) {
   if (in.size() > limit) return Invalid(what, " lists ", in.size(), " tiles, more than ", limit);
   for (const v1::CaratTile& proto : in) {
     const int tile = TileFromProto(proto);
@@ -69,7 +69,7 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::DecodeState(
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, /*is_view=*/false, &data));
   for (Seat seat = 0; seat < data.players; ++seat) {
-    GAVEL_RETURN_IF_ERROR(TilesFromProto(in.seats(seat).hand(), kMaxHand, absl::StrCat("seat ", seat, "'s hand"), &data.hands[seat]));
+    GAVEL_RETURN_IF_ERROR(TilesFromProto(in.seats(seat).hand(), kMaxHand, PartName(seat, "hand"), &data.hands[seat]));
   }
   GAVEL_RETURN_IF_ERROR(TilesFromProto(in.supply(), kTiles, "the supply", &data.supply));
   data.rng = in.rng();

@@ -52,7 +52,7 @@ inline constexpr int kMaxScore = 145 * 4;
 
 // Reads a list of distinct tiles (a hand or the supply) into a bit set.
 absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& in, int limit,
-                            absl::string_view what, uint64_t* out);
+                            const PartName& what, uint64_t* out);
 void TilesToProto(uint64_t tiles, google::protobuf::RepeatedPtrField<v1::CaratTile>* out);
 absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data);
 void BoardToProto(const Data& data, bool with_corners,

@@ -5,7 +5,7 @@
 
 namespace gavel::mercado {
 
-absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, CoinCounts* out) {
+absl::Status CoinsFromProto(const v1::MercadoCoins& in, const PartName& what, CoinCounts* out) {
   const std::array<uint32_t, kCoinKinds> counts = {in.gold(),      in.silver(), in.copper(),
                                                    in.turquoise(), in.white(),  in.black()};
   for (int coin = 0; coin < kCoinKinds; ++coin) {
@@ -18,7 +18,7 @@ absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, 
 
 // Reads a list of tile ids of one deck into a bit set (bit = id - first_id).
 absl::Status ListToBits(const google::protobuf::RepeatedField<uint32_t>& in, int first_id,
-                        int count, absl::string_view what, uint32_t* out) {
+                        int count, const PartName& what, uint32_t* out) {
   for (uint32_t id : in) {
     if (id < static_cast<uint32_t>(first_id) || id >= static_cast<uint32_t>(first_id + count))
       return Invalid(what, " lists tile ", id, ", which does not belong there");
@@ -30,7 +30,7 @@ absl::Status ListToBits(const google::protobuf::RepeatedField<uint32_t>& in, int
 }
 
 absl::Status PrivilegesFromList(const google::protobuf::RepeatedField<uint32_t>& in,
-                                absl::string_view what, PrivilegeCounts* out) {
+                                const PartName& what, PrivilegeCounts* out) {
   if (in.size() > kPrivileges) return Invalid(what, " lists too many privileges");
   for (uint32_t type : in) {
     if (type >= kPrivilegeTypes) return Invalid(what, " lists privilege type ", type);
@@ -161,23 +161,22 @@ absl::Status DecodeSupplies(const v1::MercadoTable& in, Data* data) {
 // One seat's bag, person tile, edges, seals, progress and privilege count.
 absl::Status DecodeSeat(const v1::MercadoSeat& shown, int seat, SeatData& holder,
                         int* privilege_count) {
-  const std::string who = absl::StrCat("seat ", seat, "'s ");
-  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.bag(), who + "bag", &holder.bag));
-  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.person_tile(), who + "person tile", &holder.person));
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.bag(), PartName(seat, "bag"), &holder.bag));
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.person_tile(), PartName(seat, "person tile"), &holder.person));
   if (shown.edges_size() != kPositions)
-    return Invalid(who, "edges must list ", kPositions, " positions");
+    return Invalid("seat ", seat, "'s edges must list ", kPositions, " positions");
   for (int position = 0; position < kPositions; ++position) {
-    GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.edges(position), absl::StrCat(who, "edge at position ", position),
+    GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.edges(position), PartName(seat, "edge at position", position),
                                          &holder.edges[position]));
   }
-  if (shown.seals() > kSeals) return Invalid(who, "seals out of range");
+  if (shown.seals() > kSeals) return Invalid("seat ", seat, "'s seals out of range");
   holder.seals = static_cast<uint8_t>(shown.seals());
   if (shown.progress() > kMaxProgress)
-    return Invalid(who, "progress ", shown.progress(), " out of range");
+    return Invalid("seat ", seat, "'s progress ", shown.progress(), " out of range");
   holder.progress = static_cast<uint8_t>(shown.progress());
-  if (shown.stack_height() >= kMaxPlayers) return Invalid(who, "stack height out of range");
+  if (shown.stack_height() >= kMaxPlayers) return Invalid("seat ", seat, "'s stack height out of range");
   holder.height = static_cast<uint8_t>(shown.stack_height());
-  if (shown.privilege_count() > kPrivileges) return Invalid(who, "privilege count out of range");
+  if (shown.privilege_count() > kPrivileges) return Invalid("seat ", seat, "'s privilege count out of range");
   *privilege_count = static_cast<int>(shown.privilege_count());
   return absl::OkStatus();
 }
@@ -247,7 +246,7 @@ absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::DecodeState(
     return Invalid("the state lists privileges of ", in.privileges_size(), " seats");
   for (int seat = 0; seat < data.players; ++seat) {
     PrivilegeCounts& held = data.seats[seat].privileges;
-    GAVEL_RETURN_IF_ERROR(PrivilegesFromList(in.privileges(seat).types(), absl::StrCat("seat ", seat, "'s privileges"), &held));
+    GAVEL_RETURN_IF_ERROR(PrivilegesFromList(in.privileges(seat).types(), PartName(seat, "privileges"), &held));
     if (PrivilegeCount(held) != counts[seat])
       return Invalid("seat ", seat, " holds ", PrivilegeCount(held),
                      " privileges, but the table says ", counts[seat]);

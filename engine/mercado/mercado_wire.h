@@ -25,7 +25,7 @@ inline constexpr uint32_t kAllPerfumes = (uint32_t{1} << kPerfumes) - 1;
 // Stack space for the wire messages: the table's 40 coin messages fit without the heap.
 inline constexpr size_t kScratchBytes = 8192;
 
-absl::Status CoinsFromProto(const v1::MercadoCoins& in, absl::string_view what, CoinCounts* out);
+absl::Status CoinsFromProto(const v1::MercadoCoins& in, const PartName& what, CoinCounts* out);
 
 template <typename Bits>
 void BitsToList(Bits bits, int first_id, google::protobuf::RepeatedField<uint32_t>* out) {
@@ -35,10 +35,10 @@ void BitsToList(Bits bits, int first_id, google::protobuf::RepeatedField<uint32_
 
 // Reads a list of tile ids of one deck into a bit set (bit = id - first_id).
 absl::Status ListToBits(const google::protobuf::RepeatedField<uint32_t>& in, int first_id,
-                        int count, absl::string_view what, uint32_t* out);
+                        int count, const PartName& what, uint32_t* out);
 
 absl::Status PrivilegesFromList(const google::protobuf::RepeatedField<uint32_t>& in,
-                                absl::string_view what, PrivilegeCounts* out);
+                                const PartName& what, PrivilegeCounts* out);
 
 void PrivilegesToList(const PrivilegeCounts& counts, google::protobuf::RepeatedField<uint32_t>* out);
 

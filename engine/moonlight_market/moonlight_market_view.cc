@@ -41,7 +41,7 @@ void SeatViewToProto(const Data& data, int seat, Seat viewer, v1::MoonlightSeatV
 // next card), from which resampling deals.
 class UnseenCards {
  public:
-  UnseenCards(const Data& data, int seat, std::string who) : who_(std::move(who)) {
+  UnseenCards(const Data& data, int seat) : seat_(seat) {
     const SeatData& holder = data.seats[seat];
     unseen_ = static_cast<CardSet>(kAllCards & ~holder.discard);
     if (holder.displaced) unseen_ = static_cast<CardSet>(unseen_ & ~CardBit(holder.displaced));
@@ -53,24 +53,24 @@ class UnseenCards {
   // Draws `count` of them at random into `to`.
   absl::Status Deal(CardSet& to, uint32_t count, Rng& rng) {
     if (count > static_cast<uint32_t>(CardCount(unseen_)))
-      return Invalid(who_, "card counts do not match its unseen cards");
+      return Invalid(PartName(seat_, "card counts do not match its unseen cards"));
     for (uint32_t i = 0; i < count; ++i) to |= CardBit(DrawCard(unseen_, rng));
     return absl::OkStatus();
   }
 
   // Moves the cards the view names into `to`.
   absl::Status TakeKnown(CardSet known, CardSet& to) {
-    if ((known & unseen_) != known) return Invalid(who_, "cards contradict the public cards");
+    if ((known & unseen_) != known) return Invalid(PartName(seat_, "cards contradict the public cards"));
     unseen_ = static_cast<CardSet>(unseen_ & ~known);
     to = known;
     return absl::OkStatus();
   }
 
   CardSet rest() const { return unseen_; }
-  const std::string& who() const { return who_; }
+  int seat() const { return seat_; }
 
  private:
-  std::string who_;
+  int seat_;
   CardSet unseen_ = 0;
 };
 
@@ -79,7 +79,7 @@ absl::Status ResampleBotCard(const v1::MoonlightSeatView& shown, bool is_viewer,
                              UnseenCards& unseen, SeatData& holder, Rng& rng) {
   if (is_viewer && shown.next_card() != 0) {
     uint8_t next = 0;
-    GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), unseen.who() + "next card", &next));
+    GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), PartName(unseen.seat(), "next card"), &next));
     return unseen.TakeKnown(CardBit(next), holder.hand);
   }
   if (shown.has_next_card()) return unseen.Deal(holder.hand, 1, rng);
@@ -94,9 +94,9 @@ absl::Status ResampleHumanCards(const v1::MoonlightSeatView& shown, bool is_view
     return unseen.Deal(holder.under, shown.under_count(), rng);
   }
   CardSet hand = 0, under = 0;
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), unseen.who() + "hand", &hand));
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), PartName(unseen.seat(), "hand"), &hand));
   GAVEL_RETURN_IF_ERROR(
-      CardsFromProto(shown.under(), unseen.who() + "cards under the pile", &under));
+      CardsFromProto(shown.under(), PartName(unseen.seat(), "cards under the pile"), &under));
   GAVEL_RETURN_IF_ERROR(unseen.TakeKnown(hand, holder.hand));
   return unseen.TakeKnown(under, holder.under);
 }
@@ -105,13 +105,13 @@ absl::Status ResampleHumanCards(const v1::MoonlightSeatView& shown, bool is_view
 absl::Status ResampleSeat(const v1::MoonlightView& view, int seat, Data& data, Rng& rng) {
   const v1::MoonlightSeatView& shown = view.seats(seat);
   SeatData& holder = data.seats[seat];
-  UnseenCards unseen(data, seat, absl::StrCat("seat ", seat, "'s "));
+  UnseenCards unseen(data, seat);
   const bool is_viewer = seat == view.seat();
   GAVEL_RETURN_IF_ERROR(data.IsBot(seat)
                             ? ResampleBotCard(shown, is_viewer, unseen, holder, rng)
                             : ResampleHumanCards(shown, is_viewer, unseen, holder, rng));
   if (static_cast<uint32_t>(CardCount(unseen.rest())) != shown.pile_count())
-    return Invalid(unseen.who(), "pile size does not match its unseen cards");
+    return Invalid(PartName(seat, "pile size does not match its unseen cards"));
   holder.pile = unseen.rest();
   return absl::OkStatus();
 }

@@ -13,7 +13,7 @@
 namespace gavel::moonlight_market {
 namespace {
 
-absl::Status CountsFromProto(const RepeatedU32& in, const std::string& what, TileCounts* out) {
+absl::Status CountsFromProto(const RepeatedU32& in, const PartName& what, TileCounts* out) {
   if (in.size() != kTileKinds)
     return Invalid(what, " must list ", kTileKinds, " tile counts, not ", in.size());
   for (int tile = 0; tile < kTileKinds; ++tile) {
@@ -24,40 +24,40 @@ absl::Status CountsFromProto(const RepeatedU32& in, const std::string& what, Til
   return absl::OkStatus();
 }
 
-absl::Status TileFromProto(uint32_t tile, const std::string& what, uint8_t* out) {
+absl::Status TileFromProto(uint32_t tile, const PartName& what, uint8_t* out) {
   if (tile >= kTileKinds) return Invalid(what, " holds tile ", tile, ", which does not exist");
   *out = static_cast<uint8_t>(tile);
   return absl::OkStatus();
 }
 
 template <typename SeatProto>
-absl::Status PublicSeatFromProto(const SeatProto& in, const std::string& who, SeatData* out) {
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(in.discard(), who + "discard pile", &out->discard));
-  GAVEL_RETURN_IF_ERROR(CardFromProto(in.displaced(), who + "displaced card", &out->displaced));
-  if (in.seals() > 255) return Invalid(who, "seal count ", in.seals(), " is out of range");
+absl::Status PublicSeatFromProto(const SeatProto& in, int seat, SeatData* out) {
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(in.discard(), PartName(seat, "discard pile"), &out->discard));
+  GAVEL_RETURN_IF_ERROR(CardFromProto(in.displaced(), PartName(seat, "displaced card"), &out->displaced));
+  if (in.seals() > 255) return Invalid(PartName(seat, "seal count"), " ", in.seals(), " is out of range");
   out->seals = static_cast<uint8_t>(in.seals());
   if (in.prestige() < 0 || in.prestige() > 1000)
-    return Invalid(who, "prestige ", in.prestige(), " is out of range");
+    return Invalid(PartName(seat, "prestige"), " ", in.prestige(), " is out of range");
   out->prestige = static_cast<int16_t>(in.prestige());
   if (in.taken_cushion() < -1 || in.taken_cushion() >= kMaxParticipants)
-    return Invalid(who, "taken cushion ", in.taken_cushion(), " is out of range");
+    return Invalid(PartName(seat, "taken cushion"), " ", in.taken_cushion(), " is out of range");
   out->taken = static_cast<int8_t>(in.taken_cushion());
-  if (in.chains_size() != kColours) return Invalid(who, "board must have 5 chains");
+  if (in.chains_size() != kColours) return Invalid(PartName(seat, "board must have 5 chains"));
   for (int colour = 0; colour < kColours; ++colour) {
     const auto& tiles = in.chains(colour).tiles();
-    if (tiles.size() > kChainLimit) return Invalid(who, "chain ", colour, " is longer than 3");
+    if (tiles.size() > kChainLimit) return Invalid(PartName(seat, "chain", colour), " is longer than 3");
     Chain& chain = out->chains[colour];
     for (uint32_t tile : tiles)
-      GAVEL_RETURN_IF_ERROR(TileFromProto(tile, who + "chain", &chain.tiles[chain.size++]));
+      GAVEL_RETURN_IF_ERROR(TileFromProto(tile, PartName(seat, "chain"), &chain.tiles[chain.size++]));
   }
-  if (in.held_size() > kColumns) return Invalid(who, "holds more than 3 tiles");
+  if (in.held_size() > kColumns) return Invalid("seat ", seat, " holds more than 3 tiles");
   for (uint32_t tile : in.held())
-    GAVEL_RETURN_IF_ERROR(TileFromProto(tile, who + "held tiles", &out->held[out->held_count++]));
+    GAVEL_RETURN_IF_ERROR(TileFromProto(tile, PartName(seat, "held tiles"), &out->held[out->held_count++]));
   return absl::OkStatus();
 }
 // One cushion's columns (full or taken) and the card lying there.
 absl::Status CushionFromProto(const v1::MoonlightCushion& shown, int cushion, Data* data) {
-  const std::string what = absl::StrCat("cushion ", cushion);
+  const PartName what = PartName::Numbered("cushion", cushion);
   if (shown.columns_size() != kColumns) return Invalid(what, " must have 3 columns");
   for (int column = 0; column < kColumns; ++column) {
     const auto& tiles = shown.columns(column).tiles();
@@ -70,7 +70,7 @@ absl::Status CushionFromProto(const v1::MoonlightCushion& shown, int cushion, Da
   if (shown.bid_seat() < -1 || shown.bid_seat() >= data->participants())
     return Invalid(what, "'s card belongs to ", shown.bid_seat(), ", not a seat");
   data->bids[cushion].seat = static_cast<int8_t>(shown.bid_seat());
-  return CardFromProto(shown.bid_card(), what + "'s card", &data->bids[cushion].card);
+  return CardFromProto(shown.bid_card(), PartName::Numbered("cushion", cushion, "'s card"), &data->bids[cushion].card);
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ void CardsToProto(CardSet cards, RepeatedU32* out) {
     if (cards & CardBit(card)) out->Add(card);
 }
 
-absl::Status CardsFromProto(const RepeatedU32& in, const std::string& what, CardSet* out) {
+absl::Status CardsFromProto(const RepeatedU32& in, const PartName& what, CardSet* out) {
   if (in.size() > kCards) return Invalid(what, " lists ", in.size(), " cards, more than exist");
   CardSet cards = 0;
   for (uint32_t card : in) {
@@ -92,7 +92,7 @@ absl::Status CardsFromProto(const RepeatedU32& in, const std::string& what, Card
   return absl::OkStatus();
 }
 
-absl::Status CardFromProto(uint32_t card, const std::string& what, uint8_t* out) {
+absl::Status CardFromProto(uint32_t card, const PartName& what, uint8_t* out) {
   if (card > kCards) return Invalid(what, " is card ", card, ", which does not exist");
   *out = static_cast<uint8_t>(card);
   return absl::OkStatus();
@@ -171,8 +171,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
     GAVEL_RETURN_IF_ERROR(CushionFromProto(in.cushions(cushion), cushion, data));
   if (in.seats_size() != n) return Invalid("there must be ", n, " seats, not ", in.seats_size());
   for (int seat = 0; seat < n; ++seat)
-    GAVEL_RETURN_IF_ERROR(PublicSeatFromProto(in.seats(seat), absl::StrCat("seat ", seat, "'s "),
-                                              &data->seats[seat]));
+    GAVEL_RETURN_IF_ERROR(PublicSeatFromProto(in.seats(seat), seat, &data->seats[seat]));
   return absl::OkStatus();
 }
 
@@ -215,16 +214,15 @@ namespace {
 // The hidden fields of one seat: pile, cards under it, hand, a bot's next card.
 absl::Status DecodeHiddenSeat(const v1::MoonlightSeatState& shown, const Data& data, int seat,
                               SeatData* holder) {
-  const std::string who = absl::StrCat("seat ", seat, "'s ");
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.pile(), who + "pile", &holder->pile));
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.pile(), PartName(seat, "pile"), &holder->pile));
   GAVEL_RETURN_IF_ERROR(
-      CardsFromProto(shown.under(), who + "cards under the pile", &holder->under));
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), who + "hand", &holder->hand));
+      CardsFromProto(shown.under(), PartName(seat, "cards under the pile"), &holder->under));
+  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), PartName(seat, "hand"), &holder->hand));
   uint8_t next = 0;
-  GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), who + "next card", &next));
+  GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), PartName(seat, "next card"), &next));
   if (data.IsBot(seat) ? holder->hand != 0 : next != 0)
-    return Invalid(who, data.IsBot(seat) ? "hand must be empty (a bot has none)"
-                                         : "next card is for bots only");
+    return Invalid(PartName(seat, data.IsBot(seat) ? "hand must be empty (a bot has none)"
+                                                   : "next card is for bots only"));
   if (next) holder->hand = CardBit(next);
   return absl::OkStatus();
 }

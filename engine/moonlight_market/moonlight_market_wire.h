@@ -24,8 +24,8 @@ absl::Status Invalid(const auto&... parts) { return InvalidInput("moonlight_mark
 absl::Status CheckSeating(int humans, int bots);
 
 void CardsToProto(CardSet cards, RepeatedU32* out);
-absl::Status CardsFromProto(const RepeatedU32& in, const std::string& what, CardSet* out);
-absl::Status CardFromProto(uint32_t card, const std::string& what, uint8_t* out);
+absl::Status CardsFromProto(const RepeatedU32& in, const PartName& what, CardSet* out);
+absl::Status CardFromProto(uint32_t card, const PartName& what, uint8_t* out);
 
 void RulesToProto(const Data& data, v1::MoonlightRules* out);
 void CountsToProto(const TileCounts& counts, RepeatedU32* out);

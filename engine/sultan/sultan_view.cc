@@ -51,15 +51,14 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
   for (int seat = 0; seat < data.players; ++seat) {
     const v1::SultanSeatView& shown = view.seats(seat);
     SeatData& holder = data.seats[seat];
-    const std::string who = absl::StrCat("seat ", seat, "'s ");
-    GAVEL_RETURN_IF_ERROR(FromProto(shown.played(), who + "played cards", &holder.played));
-    GAVEL_RETURN_IF_ERROR(FromProto(shown.collection(), who + "collection", &holder.collection));
+    GAVEL_RETURN_IF_ERROR(FromProto(shown.played(), PartName(seat, "played cards"), &holder.played));
+    GAVEL_RETURN_IF_ERROR(FromProto(shown.collection(), PartName(seat, "collection"), &holder.collection));
     // The cards this seat holds somewhere unseen: the full set minus what is known.
     CardCounts unseen{};
     for (int value = 1; value <= params.max_card; ++value) unseen[value] = params.copies;
     auto take = [&](const CardCounts& known) -> absl::Status {
       for (int value = 0; value <= kMaxCard; ++value) {
-        if (known[value] > unseen[value]) return Invalid(who, "cards contradict its card set");
+        if (known[value] > unseen[value]) return Invalid(PartName(seat, "cards contradict its card set"));
         unseen[value] -= known[value];
       }
       return absl::OkStatus();
@@ -79,7 +78,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
       }
     }
     if (seat == viewer) {
-      GAVEL_RETURN_IF_ERROR(FromProto(shown.hand(), who + "hand", &holder.hand));
+      GAVEL_RETURN_IF_ERROR(FromProto(shown.hand(), PartName(seat, "hand"), &holder.hand));
       GAVEL_RETURN_IF_ERROR(take(holder.hand));
       holder.pile = unseen;
       continue;
@@ -89,7 +88,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
     for (int value = 1; value <= kMaxCard; ++value)
       for (int i = 0; i < unseen[value]; ++i) cards.push_back(static_cast<uint8_t>(value));
     if (cards.size() != hidden_bids.size() + shown.hand_count() + shown.pile_count())
-      return Invalid(who, "hand and pile sizes do not match its unseen cards");
+      return Invalid(PartName(seat, "hand and pile sizes do not match its unseen cards"));
     rng.Shuffle(cards.data(), static_cast<int>(cards.size()));
     size_t next = 0;
     for (int bid : hidden_bids) data.bids[bid].value = cards[next++];

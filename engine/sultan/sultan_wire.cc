@@ -12,7 +12,7 @@ void ToProto(const Counts& counts, v1::JewelCounts* out) {
   out->set_blue(counts[kBlue]);
 }
 
-absl::Status FromProto(const v1::JewelCounts& in, absl::string_view what, Counts* out) {
+absl::Status FromProto(const v1::JewelCounts& in, const PartName& what, Counts* out) {
   const std::array<uint32_t, kColours> counts = {in.white(), in.red(), in.yellow(), in.green(),
                                                  in.blue()};
   for (int colour = 0; colour < kColours; ++colour) {
@@ -29,7 +29,7 @@ void ToProto(const CardCounts& cards, google::protobuf::RepeatedField<uint32_t>*
     for (int i = 0; i < cards[value]; ++i) out->Add(value);
 }
 
-absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, absl::string_view what,
+absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, const PartName& what,
                        CardCounts* out) {
   if (in.size() > 2 * kMaxCard) return Invalid(what, " lists ", in.size(), " cards, too many");
   for (uint32_t value : in) {
@@ -39,7 +39,7 @@ absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, absl
   return absl::OkStatus();
 }
 
-absl::Status ColourFromProto(int jewel, absl::string_view what, int8_t* colour) {
+absl::Status ColourFromProto(int jewel, const PartName& what, int8_t* colour) {
   if (jewel < v1::JEWEL_WHITE || jewel > v1::JEWEL_BLUE) return Invalid(what, " is not a jewel");
   *colour = static_cast<int8_t>(jewel - 1);
   return absl::OkStatus();
@@ -93,13 +93,12 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::DecodeState(
   for (int seat = 0; seat < data.players; ++seat) {
     const v1::SultanSeatState& holder = in.seats(seat);
     SeatData& out = data.seats[seat];
-    const std::string who = absl::StrCat("seat ", seat, "'s ");
     for (auto [cards, field, what] :
          {std::tuple{&out.pile, &holder.pile(), "pile"}, {&out.hand, &holder.hand(), "hand"},
           {&out.played, &holder.played(), "played cards"}}) {
-      GAVEL_RETURN_IF_ERROR(FromProto(*field, who + what, cards));
+      GAVEL_RETURN_IF_ERROR(FromProto(*field, PartName(seat, what), cards));
     }
-    GAVEL_RETURN_IF_ERROR(FromProto(holder.collection(), who + "collection", &out.collection));
+    GAVEL_RETURN_IF_ERROR(FromProto(holder.collection(), PartName(seat, "collection"), &out.collection));
   }
   for (int i = 0; i < data.bids_made; ++i)
     if (data.bids[i].value == 0) return Invalid("bid ", i, " has no card value");

@@ -19,11 +19,11 @@ namespace gavel::sultan {
 absl::Status Invalid(const auto&... parts) { return InvalidInput("sultan", parts...); }
 
 void ToProto(const Counts& counts, v1::JewelCounts* out);
-absl::Status FromProto(const v1::JewelCounts& in, absl::string_view what, Counts* out);
+absl::Status FromProto(const v1::JewelCounts& in, const PartName& what, Counts* out);
 void ToProto(const CardCounts& cards, google::protobuf::RepeatedField<uint32_t>* out);
-absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, absl::string_view what,
+absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, const PartName& what,
                        CardCounts* out);
-absl::Status ColourFromProto(int jewel, absl::string_view what, int8_t* colour);
+absl::Status ColourFromProto(int jewel, const PartName& what, int8_t* colour);
 absl::Status PhaseFromProto(v1::SultanPhase phase, Phase* out);
 
 inline int CardTotal(const CardCounts& cards) { return std::accumulate(cards.begin(), cards.end(), 0); }

@@ -845,3 +845,21 @@ TEST(MercadoOptions, BoardSideAndStartSpace) {
 
 }  // namespace
 }  // namespace gavel::mercado
+
+namespace gavel::mercado {
+namespace {
+
+TEST(MercadoWire, DecodingErrorsNameTheSeatAndThePart) {
+  auto state = NewMercado(3);
+  v1::GameState full;
+  state->Serialize(&full);
+  v1::MercadoState proto;
+  ASSERT_TRUE(full.state().UnpackTo(&proto));
+  proto.mutable_table()->mutable_seats(1)->mutable_edges(3)->set_gold(99);
+  full.mutable_state()->PackFrom(proto);
+  EXPECT_THAT(std::string(MercadoGame().Deserialize(full).status().message()),
+              HasSubstr("seat 1's edge at position 3 holds 99 "));
+}
+
+}  // namespace
+}  // namespace gavel::mercado
