@@ -75,15 +75,16 @@ constexpr uint64_t kInner = InnerMask();
 constexpr uint64_t kNotWestColumn = kAllSpaces & ~ColumnMask(0);
 constexpr uint64_t kNotEastColumn = kAllSpaces & ~ColumnMask(kSide - 1);
 
-std::string CornerLetters(int tile, int rotation) {
-  std::string letters;
+// "<lead>A5 turned 2 (RBGY) on T(3,4)": a placement in words, built in one allocation (every
+// legal move of a turn has its text).
+std::string PlacementText(absl::string_view lead, int tile, int rotation, int space) {
+  const char type_letter = static_cast<char>('A' + TileType(tile));
+  std::array<char, kCorners> letters;
   for (int corner = 0; corner < kCorners; ++corner)
-    letters += kColourLetters[CornerColour(TileType(tile), rotation, corner)];
-  return letters;
-}
-
-std::string SpaceName(int space) {
-  return absl::StrCat("T(", SpaceRow(space), ",", SpaceColumn(space), ")");
+    letters[corner] = kColourLetters[CornerColour(TileType(tile), rotation, corner)];
+  return absl::StrCat(lead, absl::string_view(&type_letter, 1), TileValue(tile), " turned ", rotation,
+                      " (", absl::string_view(letters.data(), letters.size()), ") on T(", SpaceRow(space),
+                      ",", SpaceColumn(space), ")");
 }
 
 }  // namespace
@@ -223,8 +224,7 @@ void CaratState::ApplyLegal(Move move, EventSink* events) {
     for (int corner = 0; corner < kCorners; ++corner)
       placed->add_corners(ProtoColour(CornerColour(TileType(tile), rotation, corner)));
     events->Emit(kEveryone, event,
-                 absl::StrCat("seat ", seat, " places ", TileName(tile), " turned ", rotation, " (",
-                              CornerLetters(tile, rotation), ") on ", SpaceName(space)));
+                 absl::StrCat("seat ", seat, " places ", PlacementText("", tile, rotation, space)));
   }
   for (int corner = 0; corner < kCorners; ++corner) {
     const int chip = ChipAt(space, corner);
@@ -333,8 +333,7 @@ Outcome CaratState::outcome() const {
 std::string CaratState::MoveText(Move move) const {
   if (move.id >= kMoveIds) return absl::StrCat("unknown move ", move.id);
   const int tile = MoveTile(move), rotation = MoveRotation(move);
-  return absl::StrCat("place ", TileName(tile), " turned ", rotation, " (",
-                      CornerLetters(tile, rotation), ") on ", SpaceName(MoveSpace(move)));
+  return PlacementText("place ", tile, rotation, MoveSpace(move));
 }
 
 void CaratState::MoveDetail(Move move, google::protobuf::Any* detail) const {
