@@ -21,6 +21,7 @@ absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTi
 }
 
 void TilesToProto(uint64_t tiles, google::protobuf::RepeatedPtrField<v1::CaratTile>* out) {
+  out->Reserve(out->size() + std::popcount(tiles));
   for (; tiles != 0; tiles &= tiles - 1) TileToProto(std::countr_zero(tiles), out->Add());
 }
 
@@ -33,6 +34,7 @@ absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data) {
 
 void BoardToProto(const Data& data, bool with_corners,
                   google::protobuf::RepeatedPtrField<v1::CaratSpace>* out) {
+  out->Reserve(out->size() + kSpaces);
   for (int space = 0; space < kSpaces; ++space) {
     v1::CaratSpace* shown = out->Add();
     const int tile = data.tile[space];

@@ -114,6 +114,8 @@ void PublicToProto(const Data& data, Proto* out) {
   out->set_players(data.players);
   out->set_colours_per_player(data.colours_per_player);
   out->set_starting_hand_size(data.hand_size);
+  out->mutable_chips()->Reserve(kChips);  // one allocation each, not one per doubling
+  out->mutable_chip_scored()->Reserve(kChips);
   for (int chip = 0; chip < kChips; ++chip) {
     out->add_chips(data.chip_value[chip]);
     out->add_chip_scored((data.scored >> chip) & 1);

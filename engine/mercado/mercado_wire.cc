@@ -59,6 +59,7 @@ void TableToProto(const Data& data, v1::MercadoTable* out) {
   out->set_joker_in_hand(data.joker_in_hand);
   out->set_scoring_position(data.scoring_position);
   out->set_discarding_seat(data.discarder);
+  out->mutable_display()->Reserve(static_cast<int>(data.display.size()));  // one allocation
   for (int8_t tile : data.display) out->add_display(static_cast<uint32_t>(tile));
   BitsToList(data.item_discards, 0, out->mutable_item_discards());
   BitsToList(data.perfume_discards, kItems, out->mutable_perfume_discards());
@@ -73,6 +74,7 @@ void TableToProto(const Data& data, v1::MercadoTable* out) {
     auto* shown = out->add_seats();
     CoinsToProto(holder.bag, shown->mutable_bag());
     CoinsToProto(holder.person, shown->mutable_person_tile());
+    shown->mutable_edges()->Reserve(kPositions);
     for (const CoinCounts& edge : holder.edges) CoinsToProto(edge, shown->add_edges());
     shown->set_seals(holder.seals);
     shown->set_progress(holder.progress);

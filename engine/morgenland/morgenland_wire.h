@@ -25,6 +25,7 @@ inline constexpr uint32_t kAllSpells = (1u << kSpells) - 1;
 
 template <size_t N>
 void ToProto(const std::array<uint8_t, N>& values, v1::MorgenlandUnits* out) {
+  out->mutable_units()->Reserve(static_cast<int>(N));  // one allocation, not one per doubling
   for (uint8_t value : values) out->add_units(value);
 }
 
