@@ -1,9 +1,9 @@
 // The engine server's per-call work without gRPC: parse the request, validate the state,
 // apply the move (with events), serialize the response; the mean over every move of a seeded
-// game (tests/bench/seeded_game.h). Compare with service_bench to see
-// how much of a call is the engine and how much is gRPC. HandleSealedApply: the same call
-// on a sealed token with the mover's capability. HandleCombinedApply: Apply that also returns
-// the next mover's legal moves and view (one call per turn).
+// game (tests/bench/seeded_game.h). Compare with service_bench to see how much of a call is
+// the engine and how much is gRPC. HandleSealedApply: the same call on a sealed token with
+// the mover's capability. HandleCombinedApply: Apply that also returns the next mover's legal
+// moves and view (one call per turn).
 #include "benchmark/benchmark.h"
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
