@@ -53,14 +53,14 @@ class UnseenCards {
   // Draws `count` of them at random into `to`.
   absl::Status Deal(CardSet& to, uint32_t count, Rng& rng) {
     if (count > static_cast<uint32_t>(CardCount(unseen_)))
-      return Invalid(PartName(seat_, "card counts do not match its unseen cards"));
+      return Invalid("seat ", seat_, "'s card counts do not match its unseen cards");
     for (uint32_t i = 0; i < count; ++i) to |= CardBit(DrawCard(unseen_, rng));
     return absl::OkStatus();
   }
 
   // Moves the cards the view names into `to`.
   absl::Status TakeKnown(CardSet known, CardSet& to) {
-    if ((known & unseen_) != known) return Invalid(PartName(seat_, "cards contradict the public cards"));
+    if ((known & unseen_) != known) return Invalid("seat ", seat_, "'s cards contradict the public cards");
     unseen_ = static_cast<CardSet>(unseen_ & ~known);
     to = known;
     return absl::OkStatus();
@@ -111,7 +111,7 @@ absl::Status ResampleSeat(const v1::MoonlightView& view, int seat, Data& data, R
                             ? ResampleBotCard(shown, is_viewer, unseen, holder, rng)
                             : ResampleHumanCards(shown, is_viewer, unseen, holder, rng));
   if (static_cast<uint32_t>(CardCount(unseen.rest())) != shown.pile_count())
-    return Invalid(PartName(seat, "pile size does not match its unseen cards"));
+    return Invalid("seat ", seat, "'s pile size does not match its unseen cards");
   holder.pile = unseen.rest();
   return absl::OkStatus();
 }

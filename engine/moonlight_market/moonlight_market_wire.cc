@@ -34,18 +34,18 @@ template <typename SeatProto>
 absl::Status PublicSeatFromProto(const SeatProto& in, int seat, SeatData* out) {
   GAVEL_RETURN_IF_ERROR(CardsFromProto(in.discard(), PartName(seat, "discard pile"), &out->discard));
   GAVEL_RETURN_IF_ERROR(CardFromProto(in.displaced(), PartName(seat, "displaced card"), &out->displaced));
-  if (in.seals() > 255) return Invalid(PartName(seat, "seal count"), " ", in.seals(), " is out of range");
+  if (in.seals() > 255) return Invalid("seat ", seat, "'s seal count ", in.seals(), " is out of range");
   out->seals = static_cast<uint8_t>(in.seals());
   if (in.prestige() < 0 || in.prestige() > 1000)
-    return Invalid(PartName(seat, "prestige"), " ", in.prestige(), " is out of range");
+    return Invalid("seat ", seat, "'s prestige ", in.prestige(), " is out of range");
   out->prestige = static_cast<int16_t>(in.prestige());
   if (in.taken_cushion() < -1 || in.taken_cushion() >= kMaxParticipants)
-    return Invalid(PartName(seat, "taken cushion"), " ", in.taken_cushion(), " is out of range");
+    return Invalid("seat ", seat, "'s taken cushion ", in.taken_cushion(), " is out of range");
   out->taken = static_cast<int8_t>(in.taken_cushion());
-  if (in.chains_size() != kColours) return Invalid(PartName(seat, "board must have 5 chains"));
+  if (in.chains_size() != kColours) return Invalid("seat ", seat, "'s board must have 5 chains");
   for (int colour = 0; colour < kColours; ++colour) {
     const auto& tiles = in.chains(colour).tiles();
-    if (tiles.size() > kChainLimit) return Invalid(PartName(seat, "chain", colour), " is longer than 3");
+    if (tiles.size() > kChainLimit) return Invalid("seat ", seat, "'s chain ", colour, " is longer than 3");
     Chain& chain = out->chains[colour];
     for (uint32_t tile : tiles)
       GAVEL_RETURN_IF_ERROR(TileFromProto(tile, PartName(seat, "chain"), &chain.tiles[chain.size++]));
@@ -221,8 +221,8 @@ absl::Status DecodeHiddenSeat(const v1::MoonlightSeatState& shown, const Data& d
   uint8_t next = 0;
   GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), PartName(seat, "next card"), &next));
   if (data.IsBot(seat) ? holder->hand != 0 : next != 0)
-    return Invalid(PartName(seat, data.IsBot(seat) ? "hand must be empty (a bot has none)"
-                                                   : "next card is for bots only"));
+    return Invalid("seat ", seat, "'s ", data.IsBot(seat) ? "hand must be empty (a bot has none)"
+                                                         : "next card is for bots only");
   if (next) holder->hand = CardBit(next);
   return absl::OkStatus();
 }

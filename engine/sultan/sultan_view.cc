@@ -58,7 +58,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
     for (int value = 1; value <= params.max_card; ++value) unseen[value] = params.copies;
     auto take = [&](const CardCounts& known) -> absl::Status {
       for (int value = 0; value <= kMaxCard; ++value) {
-        if (known[value] > unseen[value]) return Invalid(PartName(seat, "cards contradict its card set"));
+        if (known[value] > unseen[value]) return Invalid("seat ", seat, "'s cards contradict its card set");
         unseen[value] -= known[value];
       }
       return absl::OkStatus();
@@ -88,7 +88,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
     for (int value = 1; value <= kMaxCard; ++value)
       for (int i = 0; i < unseen[value]; ++i) cards.push_back(static_cast<uint8_t>(value));
     if (cards.size() != hidden_bids.size() + shown.hand_count() + shown.pile_count())
-      return Invalid(PartName(seat, "hand and pile sizes do not match its unseen cards"));
+      return Invalid("seat ", seat, "'s hand and pile sizes do not match its unseen cards");
     rng.Shuffle(cards.data(), static_cast<int>(cards.size()));
     size_t next = 0;
     for (int bid : hidden_bids) data.bids[bid].value = cards[next++];

@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
+#include "tests/support/decode_changed.h"
 
 namespace gavel::carat {
 namespace {
@@ -510,35 +511,21 @@ TEST(CaratValidation, RejectsBrokenStatesWithAClearMessage) {
 
 TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
   auto state = NewCarat(2);
-  v1::GameState wire;
-  state->Serialize(&wire);
-  v1::CaratState proto;
-  ASSERT_TRUE(wire.state().UnpackTo(&proto));
-  auto refused = [&](const v1::CaratState& bad) {
-    v1::GameState candidate = wire;
-    candidate.mutable_state()->PackFrom(bad);
-    const auto result = CaratGame().Deserialize(candidate);
-    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
-    return std::string(result.status().message());
+  auto refused = [&](const std::function<void(v1::CaratState&)>& change) {
+    const absl::Status status = testing::DecodeChanged(*state, change);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    return std::string(status.message());
   };
-  v1::CaratState bad = proto;
-  bad.mutable_seats(0)->mutable_hand(0)->set_value(7);
-  EXPECT_THAT(refused(bad), HasSubstr("does not exist"));
-  bad = proto;
-  bad.set_players(9);
-  EXPECT_THAT(refused(bad), HasSubstr("players must be 2 to 4"));
-  bad = proto;
-  bad.mutable_board(7)->set_rotation(2);
-  EXPECT_THAT(refused(bad), HasSubstr("empty but has a rotation"));
-  bad = proto;
-  bad.set_chips(3, 6);
-  EXPECT_THAT(refused(bad), HasSubstr("chips are worth 1 to 5"));
-  bad = proto;
-  bad.mutable_board()->RemoveLast();
-  EXPECT_THAT(refused(bad), HasSubstr("36"));
-  bad = proto;
-  *bad.add_supply() = proto.supply(0);
-  EXPECT_THAT(refused(bad), HasSubstr("twice"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { bad.mutable_seats(0)->mutable_hand(0)->set_value(7); }),
+              HasSubstr("does not exist"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { bad.set_players(9); }), HasSubstr("players must be 2 to 4"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { bad.mutable_board(7)->set_rotation(2); }),
+              HasSubstr("empty but has a rotation"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { bad.set_chips(3, 6); }), HasSubstr("chips are worth 1 to 5"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { bad.mutable_board()->RemoveLast(); }), HasSubstr("36"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { *bad.add_supply() = bad.supply(0); }), HasSubstr("twice"));
+  EXPECT_THAT(refused([](v1::CaratState& bad) { bad.mutable_seats(1)->mutable_hand(0)->set_value(9); }),
+              HasSubstr("seat 1's hand"));
 }
 
 // Structured damage to mid-game states: every accepted state plays to the end, with a

@@ -11,6 +11,7 @@
 #include "gavel/v1/mercado.pb.h"
 #include "engine/core/rng.h"
 #include "tests/property_suite.h"
+#include "tests/support/decode_changed.h"
 
 namespace gavel::mercado {
 namespace {
@@ -843,22 +844,12 @@ TEST(MercadoOptions, BoardSideAndStartSpace) {
   EXPECT_EQ(b->data().seats[0].progress, 11);
 }
 
-}  // namespace
-}  // namespace gavel::mercado
-
-namespace gavel::mercado {
-namespace {
-
 TEST(MercadoWire, DecodingErrorsNameTheSeatAndThePart) {
   auto state = NewMercado(3);
-  v1::GameState full;
-  state->Serialize(&full);
-  v1::MercadoState proto;
-  ASSERT_TRUE(full.state().UnpackTo(&proto));
-  proto.mutable_table()->mutable_seats(1)->mutable_edges(3)->set_gold(99);
-  full.mutable_state()->PackFrom(proto);
-  EXPECT_THAT(std::string(MercadoGame().Deserialize(full).status().message()),
-              HasSubstr("seat 1's edge at position 3 holds 99 "));
+  const absl::Status status = testing::DecodeChanged<v1::MercadoState>(*state, [](v1::MercadoState& proto) {
+    proto.mutable_table()->mutable_seats(1)->mutable_edges(3)->set_gold(99);
+  });
+  EXPECT_THAT(std::string(status.message()), HasSubstr("seat 1's edge at position 3 holds 99 "));
 }
 
 }  // namespace

@@ -2,12 +2,11 @@
 // and options, views, events and validation.
 #include "engine/moonlight_market/moonlight_market.h"
 
-#include <functional>
-
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "gavel/v1/moonlight_market.pb.h"
 #include "tests/property_suite.h"
+#include "tests/support/decode_changed.h"
 
 namespace gavel::moonlight_market {
 namespace {
@@ -649,34 +648,17 @@ TEST(MoonlightValidation, RejectsBrokenStatesWithAClearMessage) {
   EXPECT_FALSE(Validate(broken).ok());
 }
 
-}  // namespace
-}  // namespace gavel::moonlight_market
-
-namespace gavel::moonlight_market {
-namespace {
-
-// The state `state` encodes, changed by `change`, decoded again.
-absl::Status DecodeChanged(const MoonlightState& state, const std::function<void(v1::MoonlightState&)>& change) {
-  v1::GameState full;
-  state.Serialize(&full);
-  v1::MoonlightState proto;
-  if (!full.state().UnpackTo(&proto)) return absl::InternalError("no MoonlightState");
-  change(proto);
-  full.mutable_state()->PackFrom(proto);
-  return MoonlightMarketGame().Deserialize(full).status();
-}
-
 TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
   auto state = NewMoonlight(3);
-  EXPECT_THAT(std::string(DecodeChanged(*state, [](v1::MoonlightState& proto) {
+  EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_seats(1)->add_hand(99);
               }).message()),
               ::testing::HasSubstr("seat 1's hand holds card 99, which does not exist"));
-  EXPECT_THAT(std::string(DecodeChanged(*state, [](v1::MoonlightState& proto) {
+  EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_seats(2)->set_prestige(5000);
               }).message()),
               ::testing::HasSubstr("seat 2's prestige 5000 is out of range"));
-  EXPECT_THAT(std::string(DecodeChanged(*state, [](v1::MoonlightState& proto) {
+  EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_cushions(0)->set_bid_card(99);
               }).message()),
               ::testing::HasSubstr("cushion 0's card is card 99, which does not exist"));

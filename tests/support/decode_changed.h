@@ -1,0 +1,24 @@
+#pragma once
+// Decoding a state whose wire form a test has damaged: what the games' tests of refused
+// input share.
+#include <functional>
+
+#include "absl/status/status.h"
+#include "engine/core/game.h"
+
+namespace gavel::testing {
+
+// `state` encoded, its game's state message (`StateProto`) changed by `change`, decoded by
+// its game again.
+template <typename StateProto>
+absl::Status DecodeChanged(const State& state, const std::function<void(StateProto&)>& change) {
+  v1::GameState full;
+  state.Serialize(&full);
+  StateProto proto;
+  if (!full.state().UnpackTo(&proto)) return absl::InternalError("the state is not a " + proto.GetTypeName());
+  change(proto);
+  full.mutable_state()->PackFrom(proto);
+  return state.game().Deserialize(full).status();
+}
+
+}  // namespace gavel::testing
