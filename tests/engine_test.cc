@@ -4,6 +4,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "google/protobuf/descriptor.h"
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
@@ -117,6 +119,33 @@ TEST(Registry, StateTypeUrlIsTheOneEveryStatePacks) {
     (*state)->Serialize(&wire);
     EXPECT_EQ(wire.state().type_url(), game->info().state_type_url) << game->name();
     EXPECT_TRUE(absl::StartsWith(game->info().state_type_url, "type.googleapis.com/gavel.v1.")) << game->name();
+  }
+}
+
+// The pooled scratch messages (engine/core/proto_util.h) rely on Clear() keeping singular
+// sub-messages, which protobuf's C++ does only for fields declared `optional`; a field
+// without it would still work, but allocate on every request again.
+void ExpectOptionalSubMessages(const google::protobuf::Descriptor& message, std::vector<std::string>* missing) {
+  for (int i = 0; i < message.field_count(); ++i) {
+    const google::protobuf::FieldDescriptor& field = *message.field(i);
+    if (field.cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE || field.is_repeated() ||
+        field.real_containing_oneof() != nullptr)
+      continue;
+    if (!field.has_optional_keyword()) missing->push_back(field.full_name());
+  }
+  for (int i = 0; i < message.nested_type_count(); ++i) ExpectOptionalSubMessages(*message.nested_type(i), missing);
+}
+
+TEST(Registry, GameMessagesDeclareTheirSingularSubMessagesOptional) {
+  for (const Game* game : AllGames()) {
+    const std::string type = std::string(absl::StripPrefix(game->info().state_type_url, "type.googleapis.com/"));
+    const google::protobuf::Descriptor* state =
+        google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(type);
+    ASSERT_NE(state, nullptr) << type;
+    std::vector<std::string> missing;
+    for (int i = 0; i < state->file()->message_type_count(); ++i)
+      ExpectOptionalSubMessages(*state->file()->message_type(i), &missing);
+    EXPECT_THAT(missing, ::testing::IsEmpty()) << game->name();
   }
 }
 

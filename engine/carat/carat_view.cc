@@ -6,7 +6,8 @@
 namespace gavel::carat {
 
 void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  v1::CaratView view;
+  PooledScratch<v1::CaratView> scratch;  // reused spaces and tiles: no allocation per space
+  v1::CaratView& view = *scratch;
   PublicToProto(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
@@ -35,7 +36,8 @@ absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* d
 
 absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& view_proto,
                                                                uint64_t seed) const {
-  v1::CaratView view;
+  PooledScratch<v1::CaratView> scratch;  // reused spaces and tiles: no allocation per space
+  v1::CaratView& view = *scratch;
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
   const Seat viewer = view.seat();

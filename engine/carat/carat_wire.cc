@@ -48,7 +48,7 @@ void BoardToProto(const Data& data, bool with_corners,
 }
 
 void CaratState::Serialize(v1::GameState* out) const {
-  Scratch<v1::CaratState> scratch;
+  PooledScratch<v1::CaratState> scratch;
   v1::CaratState& proto = *scratch;
   PublicToProto(data_, &proto);
   BoardToProto(data_, /*with_corners=*/false, proto.mutable_board());
@@ -65,9 +65,9 @@ void CaratState::Serialize(v1::GameState* out) const {
 
 absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::DecodeState(
     const google::protobuf::Any& any) const {
-  Scratch<v1::CaratState> scratch;  // arena-backed: no allocation per repeated field
-  v1::CaratState& in = *scratch;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(any, &in, "the carat state"));
+  PooledScratch<v1::CaratState> scratch;
+  const v1::CaratState& in = *scratch;
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the carat state"));
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, /*is_view=*/false, &data));
   for (Seat seat = 0; seat < data.players; ++seat) {

@@ -8,7 +8,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/any.pb.h"
-#include "google/protobuf/arena.h"
 
 namespace gavel {
 
@@ -43,38 +42,12 @@ absl::Status UnpackAny(const google::protobuf::Any& any, Message* out, absl::str
   return absl::OkStatus();
 }
 
-// A per-call scratch message on a stack-backed arena: decoding or encoding a game's
-// message without a heap allocation per repeated field (the service's hot path).
-template <typename Message, size_t kBlockBytes = 4096>
-class Scratch {
- public:
-  Scratch() : arena_(FirstBlock(block_)), message_(google::protobuf::Arena::CreateMessage<Message>(&arena_)) {}
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  Message* operator->() { return message_; }
-  Message& operator*() { return *message_; }
-  Message* get() { return message_; }
-
- private:
-  static google::protobuf::ArenaOptions FirstBlock(char* block) {
-    google::protobuf::ArenaOptions options;
-    options.initial_block = block;
-    options.initial_block_size = kBlockBytes;
-    return options;
-  }
-  alignas(16) char block_[kBlockBytes];
-  google::protobuf::Arena arena_;
-  Message* message_;
-};
-
 // A scratch message taken from a small per-thread pool and cleared when given back: a
-// cleared message keeps its repeated fields' elements and capacity, so the next state parses
-// and encodes without allocating them. Faster than Scratch for a message whose bulk is
-// repeated sub-messages (Sultan's, Moonlight Market's and Morgenland's states: 20%, 33% and
-// 4% less time per Apply, docs/performance.md); slower for one whose bulk sits under a
-// singular sub-message, which Clear() deletes (Carat's and Mercado's). A message that held a
-// large input is dropped instead of kept, so no request makes a thread hold more than a few
-// messages of kKeepBytes each.
+// cleared message keeps its repeated fields' elements and capacity, and its singular
+// sub-messages (the game protos declare them `optional`, which makes Clear() keep them), so
+// the next state parses and encodes without allocating them (docs/performance.md). A message
+// that held a large input is dropped instead of kept, so no request makes a thread hold more
+// than a few messages of kKeepBytes each.
 template <typename Message>
 class PooledScratch {
  public:

@@ -6,7 +6,7 @@
 namespace gavel::mercado {
 
 void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  Scratch<v1::MercadoView, kScratchBytes> scratch;
+  PooledScratch<v1::MercadoView> scratch;
   v1::MercadoView& view = *scratch;
   TableToProto(data_, view.mutable_table());
   view.set_seat(viewer);

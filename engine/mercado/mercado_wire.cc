@@ -226,7 +226,7 @@ bool OptionalSymbolWaits(const Data& data) {
 }
 
 void MercadoState::Serialize(v1::GameState* out) const {
-  Scratch<v1::MercadoState, kScratchBytes> scratch;
+  PooledScratch<v1::MercadoState> scratch;
   v1::MercadoState& proto = *scratch;
   TableToProto(data_, proto.mutable_table());
   for (int seat = 0; seat < data_.players; ++seat)
@@ -238,9 +238,9 @@ void MercadoState::Serialize(v1::GameState* out) const {
 
 absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::DecodeState(
     const google::protobuf::Any& any) const {
-  Scratch<v1::MercadoState, kScratchBytes> scratch;
+  PooledScratch<v1::MercadoState> scratch;
   const v1::MercadoState& in = *scratch;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(any, scratch.get(), "the mercado state"));
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the mercado state"));
   Data data;
   std::array<int, kMaxPlayers> counts{};
   GAVEL_RETURN_IF_ERROR(DecodeTable(in.table(), &data, &counts));

@@ -22,9 +22,6 @@ inline constexpr uint32_t kAllItems = (uint32_t{1} << kItems) - 1;
 
 inline constexpr uint32_t kAllPerfumes = (uint32_t{1} << kPerfumes) - 1;
 
-// Stack space for the wire messages: the table's 40 coin messages fit without the heap.
-inline constexpr size_t kScratchBytes = 8192;
-
 absl::Status CoinsFromProto(const v1::MercadoCoins& in, const PartName& what, CoinCounts* out);
 
 template <typename Bits>
