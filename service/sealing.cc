@@ -1,6 +1,5 @@
 #include "service/sealing.h"
 
-#include <openssl/evp.h>
 #include <sodium.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include "absl/time/time.h"
 #include "engine/core/status.h"
 #include "service/read_file.h"
+#include "service/xaes256gcm.h"
 #include "spdlog/spdlog.h"
 
 namespace gavel::service {
@@ -29,13 +29,15 @@ namespace {
 // state) under its own subkey: the same key, header and state give the same token, and two
 // different states share a nonce under one key only if this 128-bit PRF collides. SipHash
 // rather than keyed BLAKE2b: only the PRF property is needed, and it costs a tenth.
-// Version 1 sealed the whole GameState; version 2 seals the game's own state message (the
-// game is in the header), 40 to 50 bytes less to encrypt and no wrapper to encode.
-constexpr uint8_t kTokenVersion = 2;
+// Version 1 sealed the whole GameState; version 2 the game's own state message (the game is in
+// the header) under XChaCha20-Poly1305; version 3 the same under XAES-256-GCM, two thirds of
+// the cipher's time per token with AES instructions (docs/sealed-states.md).
+constexpr uint8_t kTokenVersion = 3;
+constexpr uint8_t kChaChaTokenVersion = 2;
 constexpr size_t kSyntheticSize = 16;
-constexpr size_t kTagSize = crypto_aead_xchacha20poly1305_ietf_ABYTES;
+constexpr size_t kTagSize = kXaesTagSize;
 constexpr size_t kMaxGameName = 32;
-using Nonce24 = std::array<uint8_t, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES>;
+using Nonce24 = XaesNonce;
 
 // Capability layout: version(1) key_id(1) seat(1, 0xFF = owner) tag(16); the tag is
 // SipHash-2-4-128 over (version, key_id, seat, table_id) with the capability subkey: a PRF
@@ -46,8 +48,9 @@ constexpr uint8_t kOwnerSeat = 0xFF;
 constexpr size_t kCapabilityHead = 3;
 constexpr size_t kCapabilitySize = kCapabilityHead + crypto_shorthash_siphashx24_BYTES;
 
-static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == sizeof(TableId) + kSyntheticSize);
-static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == 32);
+static_assert(kXaesNonceSize == sizeof(TableId) + kSyntheticSize);
+static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == kXaesNonceSize);
+static_assert(crypto_aead_xchacha20poly1305_ietf_ABYTES == kTagSize);
 static_assert(crypto_shorthash_siphashx24_BYTES == kSyntheticSize);
 static_assert(crypto_shorthash_siphashx24_KEYBYTES == 16);
 
@@ -98,83 +101,12 @@ Nonce24 Nonce(const TableId& table, const uint8_t* synthetic) {
   return nonce;
 }
 
-// XChaCha20-Poly1305 as draft-irtf-cfrg-xchacha defines it: HChaCha20 (libsodium) derives a
-// subkey from the key and the nonce's first 16 bytes, then ChaCha20-Poly1305 of RFC 8439
-// (OpenSSL) runs under the subkey with the nonce 0^4 || the nonce's last 8 bytes. The bytes
-// are those of libsodium's crypto_aead_xchacha20poly1305_ietf_* (tests/sealing_test.cc checks
-// both ways); OpenSSL's ChaCha20 and Poly1305 use the CPU's vector units (AVX-512 where
-// present) and take a third of libsodium's time on a state of 1 KB, which is most of what
-// sealing adds to a call (docs/performance.md). OpenSSL compares tags in constant time.
-constexpr size_t kSubkeySize = crypto_core_hchacha20_OUTPUTBYTES;
-constexpr size_t kInnerNonceSize = 12;
-static_assert(kSubkeySize == 32 && crypto_core_hchacha20_INPUTBYTES == 16);
-
-struct CipherContextFree {
-  void operator()(EVP_CIPHER_CTX* context) const { EVP_CIPHER_CTX_free(context); }
-};
-using CipherContext = std::unique_ptr<EVP_CIPHER_CTX, CipherContextFree>;
-
-// One context per thread and direction, bound to the cipher once: re-keying a bound context
-// costs no allocation and no provider lookup.
-EVP_CIPHER_CTX* ThreadContext(bool encrypt) {
-  static EVP_CIPHER* const cipher = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
-  thread_local CipherContext contexts[2];
-  CipherContext& context = contexts[encrypt ? 1 : 0];
-  if (context == nullptr && cipher != nullptr) {
-    context.reset(EVP_CIPHER_CTX_new());
-    const int direction = encrypt ? 1 : 0;
-    if (context != nullptr &&
-        EVP_CipherInit_ex2(context.get(), cipher, nullptr, nullptr, direction, nullptr) != 1)
-      context.reset();
-  }
-  return context.get();
-}
-
-// The subkey and RFC 8439 nonce for `key` and `nonce`; wiped by the destructor.
-struct InnerKey {
-  InnerKey(const std::array<uint8_t, 32>& key, const Nonce24& nonce) {
-    crypto_core_hchacha20(subkey.data(), nonce.data(), key.data(), nullptr);
-    std::copy(nonce.begin() + 16, nonce.end(), inner_nonce.begin() + 4);
-  }
-  ~InnerKey() { sodium_memzero(subkey.data(), subkey.size()); }
-  std::array<uint8_t, kSubkeySize> subkey{};
-  std::array<uint8_t, kInnerNonceSize> inner_nonce{};
-};
-
-bool FitsInt(size_t size) { return size <= static_cast<size_t>(std::numeric_limits<int>::max()); }
-
-// Encrypts `size` bytes at `text` in place and writes the tag to `tag`.
-absl::Status EncryptInPlace(const std::array<uint8_t, 32>& key, const Nonce24& nonce, const uint8_t* ad,
-                            size_t ad_size, uint8_t* text, size_t size, uint8_t* tag) {
-  EVP_CIPHER_CTX* context = ThreadContext(true);
-  if (context == nullptr) return absl::InternalError("OpenSSL has no ChaCha20-Poly1305");
-  if (!FitsInt(ad_size) || !FitsInt(size)) return absl::InvalidArgumentError("the state is too large to seal");
-  const InnerKey inner(key, nonce);
-  int length = 0;
-  const bool done =
-      EVP_EncryptInit_ex2(context, nullptr, inner.subkey.data(), inner.inner_nonce.data(), nullptr) == 1 &&
-      EVP_EncryptUpdate(context, nullptr, &length, ad, static_cast<int>(ad_size)) == 1 &&
-      EVP_EncryptUpdate(context, text, &length, text, static_cast<int>(size)) == 1 &&
-      EVP_EncryptFinal_ex(context, text + length, &length) == 1 &&
-      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(kTagSize), tag) == 1;
-  return done ? absl::OkStatus() : absl::InternalError("OpenSSL could not encrypt the state");
-}
-
-// Decrypts `size` bytes at `in` to `out` if they authenticate with `tag`; otherwise false
-// and `out` is wiped.
-bool Decrypt(const std::array<uint8_t, 32>& key, const Nonce24& nonce, const uint8_t* ad, size_t ad_size,
-             const uint8_t* in, size_t size, const uint8_t* tag, uint8_t* out) {
-  EVP_CIPHER_CTX* context = ThreadContext(false);
-  if (context == nullptr || !FitsInt(ad_size) || !FitsInt(size)) return false;
-  const InnerKey inner(key, nonce);
-  int length = 0;
-  const bool authentic =
-      EVP_DecryptInit_ex2(context, nullptr, inner.subkey.data(), inner.inner_nonce.data(), nullptr) == 1 &&
-      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, static_cast<int>(kTagSize),
-                          const_cast<uint8_t*>(tag)) == 1 &&
-      EVP_DecryptUpdate(context, nullptr, &length, ad, static_cast<int>(ad_size)) == 1 &&
-      EVP_DecryptUpdate(context, out, &length, in, static_cast<int>(size)) == 1 &&
-      EVP_DecryptFinal_ex(context, out + length, &length) == 1;
+// Version 2 tokens (XChaCha20-Poly1305, libsodium's crypto_aead_xchacha20poly1305_ietf) still
+// open, so that tokens held during an upgrade stay playable; nothing seals them any more.
+bool DecryptVersion2(const std::array<uint8_t, 32>& key, const Nonce24& nonce, const uint8_t* ad,
+                     size_t ad_size, const uint8_t* in, size_t size, const uint8_t* tag, uint8_t* out) {
+  const bool authentic = crypto_aead_xchacha20poly1305_ietf_decrypt_detached(out, nullptr, in, size, tag, ad,
+                                                                             ad_size, nonce.data(), key.data()) == 0;
   if (!authentic) sodium_memzero(out, size);
   return authentic;
 }
@@ -194,7 +126,7 @@ absl::StatusOr<TokenLayout> ParseToken(absl::string_view token) {
   const uint8_t* in = Bytes(token);
   TokenLayout layout;
   layout.header.version = in[0];
-  if (layout.header.version != kTokenVersion)
+  if (layout.header.version != kTokenVersion && layout.header.version != kChaChaTokenVersion)
     return malformed(absl::StrCat("unknown format version ", layout.header.version));
   layout.header.key_id = in[1];
   const size_t name_length = in[2];
@@ -231,7 +163,14 @@ absl::StatusOr<SealingKey> ParseKeyLine(absl::string_view line, bool* primary) {
     return absl::InvalidArgumentError(absl::StrCat("key ", id, " is not 32 bytes in base64"));
   SealingKey key;
   key.id = static_cast<uint8_t>(id);
-  crypto_kdf_derive_from_key(key.seal.data(), key.seal.size(), kSealSubkey, kKdfContext, master.data());
+  std::array<uint8_t, 32> seal;
+  crypto_kdf_derive_from_key(seal.data(), seal.size(), kSealSubkey, kKdfContext, master.data());
+  const absl::Status derived = Xaes256GcmKey::Derive(seal, &key.seal);
+  sodium_memzero(seal.data(), seal.size());
+  if (!derived.ok()) {
+    sodium_memzero(master.data(), master.size());
+    return derived;
+  }
   crypto_kdf_derive_from_key(key.nonce.data(), key.nonce.size(), kNonceSubkey, kKdfContext, master.data());
   crypto_kdf_derive_from_key(key.capability.data(), key.capability.size(), kCapabilitySubkey,
                              kKdfContext, master.data());
@@ -384,7 +323,7 @@ absl::StatusOr<std::string> Sealer::Seal(const TokenHeader& header, absl::string
   std::memmove(bytes + ad_size, bytes + prefix_size, state_bytes.size());
   std::copy(synthetic.begin(), synthetic.end(), bytes + prefix_size);
   const auto nonce = Nonce(header.table, synthetic.data());
-  GAVEL_RETURN_IF_ERROR(EncryptInPlace(key.seal, nonce, bytes, ad_size, bytes + ad_size, state_bytes.size(),
+  GAVEL_RETURN_IF_ERROR(Xaes256GcmSeal(key.seal, nonce, bytes, ad_size, bytes + ad_size, state_bytes.size(),
                                        bytes + ad_size + state_bytes.size()));
   return token;
 }
@@ -407,9 +346,14 @@ absl::StatusOr<TokenHeader> Sealer::Open(absl::string_view token, std::string* s
   const auto nonce = Nonce(layout->header.table, in + layout->synthetic_at);
   const size_t state_size = token.size() - layout->ciphertext_at - kTagSize;
   state_bytes->resize(state_size);
-  const bool authentic = Decrypt(used.seal, nonce, in, layout->ciphertext_at, in + layout->ciphertext_at,
-                                 state_size, in + layout->ciphertext_at + state_size,
-                                 reinterpret_cast<uint8_t*>(state_bytes->data()));
+  const uint8_t* ciphertext = in + layout->ciphertext_at;
+  uint8_t* out = reinterpret_cast<uint8_t*>(state_bytes->data());
+  const bool authentic =
+      layout->header.version == kTokenVersion
+          ? Xaes256GcmOpen(used.seal, nonce, in, layout->ciphertext_at, ciphertext, state_size,
+                           ciphertext + state_size, out)
+          : DecryptVersion2(used.seal.key, nonce, in, layout->ciphertext_at, ciphertext, state_size,
+                            ciphertext + state_size, out);
   if (key == nullptr)
     return absl::UnauthenticatedError(absl::StrCat(
         "the token is sealed under key ", layout->header.key_id,

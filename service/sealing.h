@@ -1,8 +1,8 @@
 #pragma once
 // Sealed states and seat capabilities (docs/api.md, "Sealed states").
 //
-// A token is a table's full state under authenticated encryption (XChaCha20-Poly1305, from
-// libsodium and OpenSSL), with a short header in the clear that names the format version,
+// A token is a table's full state under authenticated encryption (XAES-256-GCM, with AES from
+// OpenSSL), with a short header in the clear that names the format version,
 // the key, the game, the table and the move number. The whole header is the associated
 // data: whoever holds a token can read it, nobody without the key can change it or read the
 // state.
@@ -27,6 +27,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "engine/core/types.h"
+#include "service/xaes256gcm.h"
 
 namespace gavel::service {
 
@@ -54,7 +55,7 @@ struct Access {
 // One key of the key file and the subkeys derived from it for each use.
 struct SealingKey {
   uint8_t id = 0;
-  std::array<uint8_t, 32> seal{};        // XChaCha20-Poly1305
+  Xaes256GcmKey seal;                    // the tokens' cipher
   std::array<uint8_t, 16> nonce{};       // SipHash key of the synthetic nonce
   std::array<uint8_t, 16> capability{};  // SipHash key of capabilities
 };
@@ -98,7 +99,7 @@ class Sealer {
   static TableId NewTable();
   // The token of `state_bytes` under the primary key. Deterministic for a given key,
   // header and state: the nonce is derived from them (synthetic nonce). Fails only for a
-  // state of 2 GB or more, or an OpenSSL without ChaCha20-Poly1305.
+  // state of 2 GB or more, or an OpenSSL without AES-256-GCM.
   absl::StatusOr<std::string> Seal(const TokenHeader& header, absl::string_view state_bytes) const;
   // The header of `token`, with its state bytes written to `*state_bytes` (resized; wiped
   // when the token does not authenticate). INVALID_ARGUMENT for a token that is not of the

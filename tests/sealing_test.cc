@@ -5,7 +5,10 @@
 #include <fstream>
 #include <random>
 
+#include <openssl/evp.h>
 #include <sodium.h>
+
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
@@ -13,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "service/engine_handler.h"
 #include "service/sealing.h"
+#include "service/xaes256gcm.h"
 
 namespace gavel::service {
 namespace {
@@ -100,47 +104,183 @@ TEST(Token, OpensToTheSealedBytesAndHeaderDeterministically) {
   EXPECT_EQ(clear->table, Table(9));
 }
 
-// The token's cipher is XChaCha20-Poly1305 as libsodium computes it, with the seal subkey
-// derived from the key file's key as docs/api.md says: a token sealed here opens with
-// libsodium alone, and one sealed by libsodium opens here.
-TEST(Token, IsXChaCha20Poly1305AsLibsodiumComputesIt) {
-  ASSERT_GE(sodium_init(), 0);
-  const std::string line = KeyRing::NewKeyLine(5, true);
-  const Sealer sealer(Keys(line));
+// The seal subkey of a key file's line, derived as docs/sealed-states.md says.
+std::array<uint8_t, 32> SealSubkey(const std::string& line) {
   std::array<uint8_t, 32> master, seal_key;
   size_t length = 0;
   const std::string encoded = line.substr(2, line.find(' ', 2) - 2);
-  ASSERT_EQ(sodium_base642bin(master.data(), master.size(), encoded.data(), encoded.size(), nullptr, &length,
+  EXPECT_EQ(sodium_base642bin(master.data(), master.size(), encoded.data(), encoded.size(), nullptr, &length,
                               nullptr, sodium_base64_VARIANT_ORIGINAL), 0);
   crypto_kdf_derive_from_key(seal_key.data(), seal_key.size(), 1, "gavelkey", master.data());
+  return seal_key;
+}
 
-  for (size_t size : {0, 1, 63, 64, 65, 300, 1200, 5000}) {
-    std::string state(size, '\0');
-    for (size_t i = 0; i < size; ++i) state[i] = static_cast<char>(i * 7 + size);
+std::string TestState(size_t size) {
+  std::string state(size, '\0');
+  for (size_t i = 0; i < size; ++i) state[i] = static_cast<char>(i * 7 + size);
+  return state;
+}
+
+// A token's layout for the game "carat": the associated data, then the state, then the tag.
+constexpr size_t kCaratAdSize = 3 + 5 + 8 + 4 + 16;  // version, key, name length, "carat", table, move, synthetic
+
+XaesNonce TokenNonce(const std::string& token) {
+  const auto* bytes = reinterpret_cast<const uint8_t*>(token.data());
+  XaesNonce nonce;
+  std::copy(bytes + 8, bytes + 16, nonce.begin());            // the table id
+  std::copy(bytes + 20, bytes + kCaratAdSize, nonce.begin() + 8);  // the synthetic part
+  return nonce;
+}
+
+// The token's cipher is XAES-256-GCM with the seal subkey and the nonce table id || synthetic,
+// over the header as associated data: a token sealed here opens with the cipher alone.
+TEST(Token, IsXaes256GcmUnderTheSealSubkey) {
+  const std::string line = KeyRing::NewKeyLine(5, true);
+  const Sealer sealer(Keys(line));
+  Xaes256GcmKey key;
+  ASSERT_TRUE(Xaes256GcmKey::Derive(SealSubkey(line), &key).ok());
+  for (size_t size : {0, 1, 15, 16, 17, 300, 1200, 5000}) {
+    const std::string state = TestState(size);
     const std::string token = *sealer.Seal({.game = "carat", .table = Table(4), .move_number = 9}, state);
-    const size_t ad_size = 3 + 5 + 8 + 4 + 16;  // version, key, name length, "carat", table, move, synthetic
-    ASSERT_EQ(token.size(), ad_size + size + crypto_aead_xchacha20poly1305_ietf_ABYTES);
+    ASSERT_EQ(token.size(), kCaratAdSize + size + kXaesTagSize);
+    EXPECT_EQ(token[0], 3);  // the format version
     const auto* bytes = reinterpret_cast<const uint8_t*>(token.data());
-    std::array<uint8_t, 24> nonce;
-    std::copy(bytes + 8, bytes + 16, nonce.begin());  // the table id
-    std::copy(bytes + 20, bytes + ad_size, nonce.begin() + 8);  // the synthetic part
     std::string opened(size, '\0');
-    unsigned long long opened_size = 0;
-    ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(
-                  reinterpret_cast<uint8_t*>(opened.data()), &opened_size, nullptr, bytes + ad_size,
-                  token.size() - ad_size, bytes, ad_size, nonce.data(), seal_key.data()), 0)
+    EXPECT_TRUE(Xaes256GcmOpen(key, TokenNonce(token), bytes, kCaratAdSize, bytes + kCaratAdSize, size,
+                               bytes + kCaratAdSize + size, reinterpret_cast<uint8_t*>(opened.data())))
         << size;
     EXPECT_EQ(opened, state);
-
-    std::string by_libsodium = token;  // the same header and nonce, encrypted by libsodium
-    auto* out = reinterpret_cast<uint8_t*>(by_libsodium.data());
-    crypto_aead_xchacha20poly1305_ietf_encrypt(out + ad_size, nullptr, reinterpret_cast<const uint8_t*>(state.data()),
-                                               size, out, ad_size, nullptr, nonce.data(), seal_key.data());
-    EXPECT_EQ(by_libsodium, token) << size;
-    auto reopened = sealer.Open(by_libsodium);
-    ASSERT_TRUE(reopened.ok()) << reopened.status();
-    EXPECT_EQ(reopened->state_bytes, state);
   }
+}
+
+// Tokens of format version 2 (XChaCha20-Poly1305, libsodium's bytes) still open after an
+// upgrade, and are refused when changed; new tokens are version 3.
+TEST(Token, Version2TokensStillOpen) {
+  ASSERT_GE(sodium_init(), 0);
+  const std::string line = KeyRing::NewKeyLine(5, true);
+  const Sealer sealer(Keys(line));
+  const std::array<uint8_t, 32> seal_key = SealSubkey(line);
+  for (size_t size : {0, 1, 63, 64, 65, 300, 1200}) {
+    const std::string state = TestState(size);
+    std::string token = *sealer.Seal({.game = "carat", .table = Table(4), .move_number = 9}, state);
+    token[0] = 2;
+    auto* out = reinterpret_cast<uint8_t*>(token.data());
+    crypto_aead_xchacha20poly1305_ietf_encrypt(out + kCaratAdSize, nullptr,
+                                               reinterpret_cast<const uint8_t*>(state.data()), size, out,
+                                               kCaratAdSize, nullptr, TokenNonce(token).data(), seal_key.data());
+    auto opened = sealer.Open(token);
+    ASSERT_TRUE(opened.ok()) << opened.status();
+    EXPECT_EQ(opened->state_bytes, state);
+    EXPECT_EQ(opened->header.version, 2);
+    EXPECT_EQ(opened->header.move_number, 9u);
+    token[kCaratAdSize + size / 2] ^= 1;
+    EXPECT_EQ(sealer.Open(token).status().code(), absl::StatusCode::kUnauthenticated) << size;
+  }
+  std::string version1 = *sealer.Seal({.game = "carat", .table = Table(4)}, "x");
+  version1[0] = 1;
+  EXPECT_THAT(sealer.Open(version1).status().message(), HasSubstr("unknown format version 1"));
+}
+
+std::vector<uint8_t> Hex(absl::string_view hex) {
+  std::vector<uint8_t> bytes;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    bytes.push_back(static_cast<uint8_t>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  return bytes;
+}
+
+Xaes256GcmKey XaesKey(uint8_t fill) {
+  std::array<uint8_t, 32> raw;
+  raw.fill(fill);
+  Xaes256GcmKey key;
+  EXPECT_TRUE(Xaes256GcmKey::Derive(raw, &key).ok());
+  return key;
+}
+
+XaesNonce XaesNonceOf(absl::string_view text) {
+  XaesNonce nonce;
+  std::copy(text.begin(), text.end(), nonce.begin());
+  return nonce;
+}
+
+// The two vectors of c2sp.org/XAES-256-GCM (one with MSB(L) = 0, one with MSB(L) = 1).
+TEST(Xaes256Gcm, MatchesTheSpecificationsVectors) {
+  struct Vector {
+    uint8_t key_fill;
+    std::string ad;
+    std::string k1;
+    std::string sealed;  // ciphertext || tag
+  };
+  const Vector vectors[] = {
+      {0x01, "", "e531954aca063d5b8d9c47a47d4cc6f0", "ce546ef63c9cc60765923609b33a9a1974e96e52daf2fcf7075e2271"},
+      {0x03, "c2sp.org/XAES-256-GCM", "23810ec50edb99f374409466ed1f4b7b",
+       "986ec1832593df5443a179437fd083bf3fdb41abd740a21f71eb769d"}};
+  for (const Vector& vector : vectors) {
+    const Xaes256GcmKey key = XaesKey(vector.key_fill);
+    EXPECT_EQ(std::vector<uint8_t>(key.k1.begin(), key.k1.end()), Hex(vector.k1));
+    const XaesNonce nonce = XaesNonceOf("ABCDEFGHIJKLMNOPQRSTUVWX");
+    std::vector<uint8_t> text(12 + kXaesTagSize);
+    std::memcpy(text.data(), "XAES-256-GCM", 12);
+    const auto* ad = reinterpret_cast<const uint8_t*>(vector.ad.data());
+    ASSERT_TRUE(Xaes256GcmSeal(key, nonce, ad, vector.ad.size(), text.data(), 12, text.data() + 12).ok());
+    EXPECT_EQ(text, Hex(vector.sealed));
+    std::string opened(12, '\0');
+    EXPECT_TRUE(Xaes256GcmOpen(key, nonce, ad, vector.ad.size(), text.data(), 12, text.data() + 12,
+                               reinterpret_cast<uint8_t*>(opened.data())));
+    EXPECT_EQ(opened, "XAES-256-GCM");
+    text[12] ^= 0x80;  // the tag's first bit
+    EXPECT_FALSE(Xaes256GcmOpen(key, nonce, ad, vector.ad.size(), text.data(), 12, text.data() + 12,
+                                reinterpret_cast<uint8_t*>(opened.data())));
+    EXPECT_EQ(opened, std::string(12, '\0'));  // wiped
+  }
+}
+
+// SHAKE-128 of `input`, `size` bytes of output.
+std::vector<uint8_t> Shake128(const std::vector<uint8_t>& input, size_t size) {
+  std::vector<uint8_t> out(size);
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  EXPECT_EQ(EVP_DigestInit_ex(context, EVP_shake128(), nullptr), 1);
+  EXPECT_EQ(EVP_DigestUpdate(context, input.data(), input.size()), 1);
+  EXPECT_EQ(EVP_DigestFinalXOF(context, out.data(), out.size()), 1);
+  EVP_MD_CTX_free(context);
+  return out;
+}
+
+// The specification's accumulated randomized test, 10,000 iterations: keys, nonces,
+// plaintexts and associated data of 0 to 255 bytes read from SHAKE-128's stream, every
+// ciphertext hashed with another SHAKE-128; every one also opens again.
+TEST(Xaes256Gcm, MatchesTheSpecificationsAccumulatedTest) {
+  constexpr int kIterations = 10000;
+  const std::vector<uint8_t> stream = Shake128({}, kIterations * (32 + 24 + 1 + 255 + 1 + 255));
+  EXPECT_EQ(std::vector<uint8_t>(stream.begin(), stream.begin() + 16), Hex("7f9c2ba4e88f827d616045507605853e"));
+  size_t at = 0;
+  const auto read = [&](size_t size) {
+    const uint8_t* start = stream.data() + at;
+    at += size;
+    return start;
+  };
+  std::vector<uint8_t> hashed;
+  for (int i = 0; i < kIterations; ++i) {
+    std::array<uint8_t, 32> raw;
+    std::copy_n(read(32), 32, raw.begin());
+    Xaes256GcmKey key;
+    ASSERT_TRUE(Xaes256GcmKey::Derive(raw, &key).ok());
+    XaesNonce nonce;
+    std::copy_n(read(24), 24, nonce.begin());
+    const size_t plain_size = *read(1);
+    const uint8_t* plain_at = read(plain_size);
+    std::vector<uint8_t> text(plain_at, plain_at + plain_size);
+    const std::vector<uint8_t> plain = text;
+    const size_t ad_size = *read(1);
+    const uint8_t* ad = read(ad_size);
+    text.resize(plain_size + kXaesTagSize);
+    ASSERT_TRUE(Xaes256GcmSeal(key, nonce, ad, ad_size, text.data(), plain_size, text.data() + plain_size).ok());
+    hashed.insert(hashed.end(), text.begin(), text.end());
+    std::vector<uint8_t> opened(plain_size);
+    ASSERT_TRUE(Xaes256GcmOpen(key, nonce, ad, ad_size, text.data(), plain_size, text.data() + plain_size,
+                               opened.data()));
+    ASSERT_EQ(opened, plain);
+  }
+  EXPECT_EQ(Shake128(hashed, 32), Hex("e6b9edf2df6cec60c8cbd864e2211b597fb69a529160cd040d56c0c210081939"));
 }
 
 TEST(Token, EverySingleBitFlipAndTruncationIsRefused) {
