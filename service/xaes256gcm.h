@@ -18,6 +18,9 @@ namespace gavel::service {
 struct Xaes256GcmKey {
   std::array<uint8_t, 32> key{};
   std::array<uint8_t, 16> k1{};
+  // Unique per Derive call: names the key to a thread's keyed block cipher without comparing
+  // key bytes.
+  uint64_t serial = 0;
   // INTERNAL only when OpenSSL has no AES-256.
   static absl::Status Derive(const std::array<uint8_t, 32>& key, Xaes256GcmKey* out);
 };
