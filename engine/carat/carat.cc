@@ -330,20 +330,32 @@ Outcome CaratState::outcome() const {
   return result;
 }
 
+// A move's text depends on its id alone: built once for all 5,184 ids (about 400 KB), since the
+// service describes every legal move of every turn.
 std::string CaratState::MoveText(Move move) const {
+  static const std::vector<std::string>* const texts = [] {
+    auto* all = new std::vector<std::string>(kMoveIds);
+    for (uint32_t id = 0; id < kMoveIds; ++id)
+      (*all)[id] = PlacementText("place ", MoveTile(Move{id}), MoveRotation(Move{id}), MoveSpace(Move{id}));
+    return all;
+  }();
   if (move.id >= kMoveIds) return absl::StrCat("unknown move ", move.id);
-  const int tile = MoveTile(move), rotation = MoveRotation(move);
-  return PlacementText("place ", tile, rotation, MoveSpace(move));
+  return (*texts)[move.id];
 }
 
-void CaratState::MoveDetail(Move move, google::protobuf::Any* detail) const {
-  v1::CaratMove proto;
-  auto* place = proto.mutable_place();
+namespace {
+void BuildMoveDetail(Move move, v1::CaratMove* out) {
+  auto* place = out->mutable_place();
   TileToProto(MoveTile(move) % kTiles, place->mutable_tile());
   place->set_row(SpaceRow(MoveSpace(move)));
   place->set_column(SpaceColumn(MoveSpace(move)));
   place->set_rotation(MoveRotation(move));
-  PackAny(proto, detail);
+}
+}  // namespace
+
+void CaratState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  static const PackedMoveDetails<v1::CaratMove> details(kMoveIds, BuildMoveDetail);
+  details.Pack(move, detail);
 }
 
 }  // namespace gavel::carat

@@ -1008,30 +1008,35 @@ std::string MercadoState::MoveText(Move move) const {
   return absl::StrCat("unknown move ", id);
 }
 
-void MercadoState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+namespace {
+void BuildMoveDetail(Move move, v1::MercadoMove* out) {
   const uint32_t id = move.id;
-  v1::MercadoMove proto;
-  if (id == kNoPrivilege) proto.mutable_no_privilege();
-  else if (id == kUseSymbol) proto.mutable_use_symbol();
-  else if (id == kSkipSymbol) proto.mutable_skip_symbol();
-  else if (id == kActionA) proto.mutable_action_a();
-  else if (id == kActionB) proto.mutable_action_b();
-  else if (id == kUseSeal) proto.mutable_use_seal();
-  else if (id == kNoSeal) proto.mutable_no_seal();
-  else if (id == kStop) proto.mutable_stop();
+  if (id == kNoPrivilege) out->mutable_no_privilege();
+  else if (id == kUseSymbol) out->mutable_use_symbol();
+  else if (id == kSkipSymbol) out->mutable_skip_symbol();
+  else if (id == kActionA) out->mutable_action_a();
+  else if (id == kActionB) out->mutable_action_b();
+  else if (id == kUseSeal) out->mutable_use_seal();
+  else if (id == kNoSeal) out->mutable_no_seal();
+  else if (id == kStop) out->mutable_stop();
   else if (id >= kPlayPrivilegeBase && id < kDiscardBase)
-    proto.mutable_play_privilege()->set_type(id - kPlayPrivilegeBase);
+    out->mutable_play_privilege()->set_type(id - kPlayPrivilegeBase);
   else if (id >= kDiscardBase && id < kScoreBase)
-    proto.mutable_discard_privilege()->set_type(id - kDiscardBase);
+    out->mutable_discard_privilege()->set_type(id - kDiscardBase);
   else if (id >= kScoreBase && id < kPlaceJokerBase)
-    proto.mutable_score()->set_position(id - kScoreBase);
+    out->mutable_score()->set_position(id - kScoreBase);
   else if (id >= kPlaceJokerBase && id < kPlaceBase)
-    proto.mutable_place_joker()->set_position(id - kPlaceJokerBase);
+    out->mutable_place_joker()->set_position(id - kPlaceJokerBase);
   else if (id >= kPlaceBase && id < kMoveLimit) {
-    proto.mutable_place()->set_coin(ToCoinProto(static_cast<int>(id - kPlaceBase) / 8));
-    proto.mutable_place()->set_position((id - kPlaceBase) % 8);
+    out->mutable_place()->set_coin(ToCoinProto(static_cast<int>(id - kPlaceBase) / 8));
+    out->mutable_place()->set_position((id - kPlaceBase) % 8);
   }
-  PackAny(proto, detail);
+}
+}  // namespace
+
+void MercadoState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  static const PackedMoveDetails<v1::MercadoMove> details(kMoveLimit, BuildMoveDetail);
+  details.Pack(move, detail);
 }
 
 }  // namespace gavel::mercado

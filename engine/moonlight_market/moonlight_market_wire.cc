@@ -270,23 +270,28 @@ absl::StatusOr<Move> DecodeMoonlightMove(const google::protobuf::Any& detail) {
   return Invalid("the move names no bid, hammer or attachment");
 }
 
-void MoonlightState::MoveDetail(Move move, google::protobuf::Any* detail) const {
-  v1::MoonlightMove proto;
+namespace {
+void BuildMoveDetail(Move move, v1::MoonlightMove* out) {
   if (IsBid(move)) {
-    proto.mutable_bid()->set_card(BidCard(move));
-    proto.mutable_bid()->set_cushion(BidCushion(move));
+    out->mutable_bid()->set_card(BidCard(move));
+    out->mutable_bid()->set_cushion(BidCushion(move));
   } else if (IsHammer(move)) {
-    auto* hammer = proto.mutable_hammer();
+    auto* hammer = out->mutable_hammer();
     hammer->set_discard(move.id == kHammerDiscard);
     if (move.id != kHammerDiscard) {
       hammer->set_colour(ToColour(HammerColour(move)));
       hammer->set_position(HammerPosition(move));
     }
   } else {
-    proto.mutable_attach()->set_tile(AttachTile(move));
-    proto.mutable_attach()->set_colour(ToColour(AttachColour(move)));
+    out->mutable_attach()->set_tile(AttachTile(move));
+    out->mutable_attach()->set_colour(ToColour(AttachColour(move)));
   }
-  PackAny(proto, detail);
+}
+}  // namespace
+
+void MoonlightState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  static const PackedMoveDetails<v1::MoonlightMove> details(kMaxMoveId, BuildMoveDetail);
+  details.Pack(move, detail);
 }
 
 }  // namespace gavel::moonlight_market

@@ -168,26 +168,32 @@ std::string MorgenlandState::MoveText(Move move) const {
   return absl::StrCat("unknown move ", id);
 }
 
-void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const {
-  v1::MorgenlandMove proto;
+namespace {
+void BuildMoveDetail(Move move, v1::MorgenlandMove* out) {
   const uint32_t id = move.id;
-  if (id < kKinds) proto.set_kind(static_cast<int>(id));
-  else if (id == kPassId) proto.set_pass(true);
-  else if (id == kAcceptId) proto.set_accept(true);
-  else if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) proto.set_name_seat(static_cast<int>(id - kSeatBase));
+  if (id < kKinds) out->set_kind(static_cast<int>(id));
+  else if (id == kPassId) out->set_pass(true);
+  else if (id == kAcceptId) out->set_accept(true);
+  else if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) out->set_name_seat(static_cast<int>(id - kSeatBase));
   else if (id >= kPlaceBase && id < kPlaceBase + 15 * kTokens) {
-    proto.mutable_place()->set_token((id - kPlaceBase) / 15);
-    proto.mutable_place()->set_space(static_cast<int>(id - kPlaceBase) % 15);
-  } else if (id >= kInvokeBase && id < kInvokeBase + kArtifactTypes) proto.set_invoke(static_cast<int>(id - kInvokeBase));
-  else if (id >= kDoubleBase && id < kDoubleBase + kTokens) proto.set_double_token(id - kDoubleBase);
-  else if (id == kCounterId) proto.set_counter(true);
-  else if (id >= kKeepBase && id < kKeepBase + kSpells) proto.set_keep_spell(static_cast<int>(id - kKeepBase));
-  else if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) proto.set_pick_position(id - kPickArtifactBase);
+    out->mutable_place()->set_token((id - kPlaceBase) / 15);
+    out->mutable_place()->set_space(static_cast<int>(id - kPlaceBase) % 15);
+  } else if (id >= kInvokeBase && id < kInvokeBase + kArtifactTypes) out->set_invoke(static_cast<int>(id - kInvokeBase));
+  else if (id >= kDoubleBase && id < kDoubleBase + kTokens) out->set_double_token(id - kDoubleBase);
+  else if (id == kCounterId) out->set_counter(true);
+  else if (id >= kKeepBase && id < kKeepBase + kSpells) out->set_keep_spell(static_cast<int>(id - kKeepBase));
+  else if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) out->set_pick_position(id - kPickArtifactBase);
   else if (id >= kSpellBase && id < kMaxMoveId) {
-    proto.mutable_spell()->set_spell(SpellOf(move));
-    proto.mutable_spell()->set_target(TargetOf(move));
+    out->mutable_spell()->set_spell(SpellOf(move));
+    out->mutable_spell()->set_target(TargetOf(move));
   }
-  PackAny(proto, detail);
+}
+}  // namespace
+
+// Ids below kSpellBase are cached; a spell's id carries its target, 2.1 million ids.
+void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  static const PackedMoveDetails<v1::MorgenlandMove> details(kSpellBase, BuildMoveDetail);
+  details.Pack(move, detail);
 }
 
 }  // namespace gavel::morgenland

@@ -301,15 +301,20 @@ std::string SultanState::MoveText(Move move) const {
   return absl::StrCat("bid ", BidValue(move), " on cushion ", cushion, jewel);
 }
 
-void SultanState::MoveDetail(Move move, google::protobuf::Any* detail) const {
-  v1::SultanMove proto;
+namespace {
+void BuildMoveDetail(Move move, v1::SultanMove* out) {
   if (IsBid(move)) {
-    proto.mutable_bid()->set_value(BidValue(move));
-    proto.mutable_bid()->set_cushion(BidCushion(move));
+    out->mutable_bid()->set_value(BidValue(move));
+    out->mutable_bid()->set_cushion(BidCushion(move));
   } else {
-    proto.mutable_return_jewel()->set_jewel(ToJewel(static_cast<int>(move.id)));
+    out->mutable_return_jewel()->set_jewel(ToJewel(static_cast<int>(move.id)));
   }
-  PackAny(proto, detail);
+}
+}  // namespace
+
+void SultanState::MoveDetail(Move move, google::protobuf::Any* detail) const {
+  static const PackedMoveDetails<v1::SultanMove> details(BidMove(kMaxCard + 1, 0).id, BuildMoveDetail);
+  details.Pack(move, detail);
 }
 
 }  // namespace gavel::sultan
