@@ -14,9 +14,6 @@
 namespace gavel::moonlight_market {
 namespace {
 
-// Single gems per colour by value 1..10 (edition data, docs/rules/moonlight_market.md §1).
-constexpr std::array<int, 10> kSinglesPerValue = {3, 3, 3, 2, 2, 2, 2, 2, 2, 1};
-
 // Insertion sort of a few held tiles (at most 3).
 template <typename Less>
 void SortTiles(std::array<uint8_t, kColumns>& tiles, int count, Less less) {
@@ -55,20 +52,6 @@ std::string TileName(int tile) {
 
 std::string SeatName(const Data& data, int seat) {
   return data.IsBot(seat) ? std::string(BotName(data, seat)) : absl::StrCat("seat ", seat);
-}
-
-int InitialCount(int tile) {
-  const TileInfo info = Describe(tile);
-  switch (info.type) {
-    case TileType::kSingle:
-      return kSinglesPerValue[info.value - 1];
-    case TileType::kWorthless:
-    case TileType::kSeal:
-    case TileType::kHammer:
-      return 5;
-    default:
-      return 1;
-  }
 }
 
 bool Attachable(int tile, int colour) {

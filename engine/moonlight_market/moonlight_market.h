@@ -69,8 +69,22 @@ constexpr int TwoGem(int value, int colour_a, int colour_b) {
       return (value == 4 ? kTwoGem4Base : kTwoGem7Base) + pair;
   return -1;
 }
-// How many tiles of this code the game has (edition data, docs/rules/moonlight_market.md §1).
-int InitialCount(int tile);
+// Single gems per colour by value 1..10 (edition data, docs/rules/moonlight_market.md §1).
+inline constexpr std::array<uint8_t, 10> kSinglesPerValue = {3, 3, 3, 2, 2, 2, 2, 2, 2, 1};
+// How many tiles of each code the game has (a table: validation counts every code per call).
+inline constexpr std::array<uint8_t, kTileKinds> kInitialCounts = [] {
+  std::array<uint8_t, kTileKinds> counts{};
+  for (int tile = 0; tile < kTileKinds; ++tile) {
+    const TileInfo info = Describe(tile);
+    counts[tile] = info.type == TileType::kSingle ? kSinglesPerValue[info.value - 1]
+                   : info.type == TileType::kWorthless || info.type == TileType::kSeal ||
+                           info.type == TileType::kHammer
+                       ? 5
+                       : 1;
+  }
+  return counts;
+}();
+constexpr int InitialCount(int tile) { return kInitialCounts[tile]; }
 // Whether `tile` may lie in the chain of `colour`.
 bool Attachable(int tile, int colour);
 
