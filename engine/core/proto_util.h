@@ -31,7 +31,8 @@ void PackAny(const Message& message, google::protobuf::Any* out) {
 
 // Every game's move message is a function of the move id alone, so its packed bytes are
 // built once per id and copied afterwards: the service describes every legal move of every
-// turn it answers (Carat offers 38 a turn), and building each message took a third of that.
+// turn it answers (Carat offers 38 a turn), and building the messages was 14% of Carat's
+// combined call.
 // `Build` takes no state, which is what makes the cache right; ids from `cached_ids` on
 // (Morgenland's spells, out-of-range ids) are built on every call.
 template <typename Message>
