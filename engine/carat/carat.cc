@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/carat/carat_wire.h"
+#include "engine/core/move_texts.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
 
@@ -330,17 +331,17 @@ Outcome CaratState::outcome() const {
   return result;
 }
 
-// A move's text depends on its id alone: built once for all 5,184 ids (about 400 KB), since the
-// service describes every legal move of every turn.
+namespace {
+std::string PlaceText(Move move) {
+  return PlacementText("place ", MoveTile(move), MoveRotation(move), MoveSpace(move));
+}
+}  // namespace
+
+// Every placement's text depends on its id alone: built once for the 5,184 ids (about 400 KB).
 std::string CaratState::MoveText(Move move) const {
-  static const std::vector<std::string>* const texts = [] {
-    auto* all = new std::vector<std::string>(kMoveIds);
-    for (uint32_t id = 0; id < kMoveIds; ++id)
-      (*all)[id] = PlacementText("place ", MoveTile(Move{id}), MoveRotation(Move{id}), MoveSpace(Move{id}));
-    return all;
-  }();
-  if (move.id >= kMoveIds) return absl::StrCat("unknown move ", move.id);
-  return (*texts)[move.id];
+  static const FixedMoveTexts texts(kMoveIds, PlaceText);
+  if (const std::string* text = texts.Find(move)) return *text;
+  return absl::StrCat("unknown move ", move.id);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // Morgenland's wire forms: the full state and its decoding, move texts, details and decoding.
 #include "engine/morgenland/morgenland_wire.h"
 
+#include "engine/core/move_texts.h"
 #include "engine/core/proto_util.h"
 
 namespace gavel::morgenland {
@@ -144,13 +145,11 @@ absl::StatusOr<Move> MorgenlandGameImpl::DecodeMove(const google::protobuf::Any&
 // ---------------------------------------------------------------------------
 // Move text and detail
 
-std::string MorgenlandState::MoveText(Move move) const {
+namespace {
+// The text of a move whose text its id fixes, or empty: a kind's verb follows the phase, and
+// a spell's text names what it targets in the state.
+std::string FixedText(Move move) {
   const uint32_t id = move.id;
-  if (id < kKinds) {
-    const char* verb = data_.phase == Phase::kPick ? "pick" : data_.phase == Phase::kTake ? "take"
-                       : data_.phase == Phase::kMarket ? "return" : "pay with";
-    return absl::StrCat(verb, " ", KindName(static_cast<int>(id)));
-  }
   if (id == kPassId) return "pass";
   if (id == kAcceptId) return "accept";
   if (id >= kSeatBase && id < kSeatBase + kMaxPlayers) return absl::StrCat("camel to seat ", id - kSeatBase);
@@ -164,6 +163,20 @@ std::string MorgenlandState::MoveText(Move move) const {
   if (id == kCounterId) return "Counterspell";
   if (id >= kKeepBase && id < kKeepBase + kSpells) return absl::StrCat("keep ", SpellName(static_cast<int>(id - kKeepBase)));
   if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) return absl::StrCat("pick artifact ", id - kPickArtifactBase);
+  return "";
+}
+}  // namespace
+
+// Fixed texts are built once for the ids below the spells'.
+std::string MorgenlandState::MoveText(Move move) const {
+  static const FixedMoveTexts fixed(kSpellBase, FixedText);
+  if (const std::string* text = fixed.Find(move)) return *text;
+  const uint32_t id = move.id;
+  if (id < kKinds) {
+    const char* verb = data_.phase == Phase::kPick ? "pick" : data_.phase == Phase::kTake ? "take"
+                       : data_.phase == Phase::kMarket ? "return" : "pay with";
+    return absl::StrCat(verb, " ", KindName(static_cast<int>(id)));
+  }
   if (id >= kSpellBase && id < kMaxMoveId) return SpellMoveText(data_, move);
   return absl::StrCat("unknown move ", id);
 }
