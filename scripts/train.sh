@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Reproduces the learned bot's weights for one game (or every game of the build, one after
-# another), from seed 1, with a progress bar. Writes weights/<game>-4p.gmlp and
-# weights/<game>-4p.curve.csv (every evaluation against Dirk, and for the networks the
-# margin tuning).
+# another), every table size that has settings, from seed 1, with a progress bar. Writes
+# weights/<game>-<n>p.gmlp and weights/<game>-<n>p.curve.csv (every evaluation against Dirk,
+# and for the networks the margin tuning).
 #
 #   scripts/train.sh carat         one game
 #   scripts/train.sh               every game
 #
 # Carat and Mercado: a policy search (learn/policy_search.h) from a linear network that
-# plays Dirk's advice: Carat's 60 iterations took about 23 minutes on one core here,
-# Mercado's 120 about 26 minutes with GAVEL_TRAIN_THREADS=2 (the default). Same seed, same
-# bytes, on any thread count.
+# plays Dirk's advice, for two, three and four players: Carat's 60 iterations took about 23
+# minutes on one core here at four players and 7 at two or three, Mercado's 120 about 26
+# minutes with GAVEL_TRAIN_THREADS=2 (the default) at four and 10 to 15 on one core at two or
+# three. Same seed, same bytes, on any thread count.
 #
 # Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
 # (learn/trainer.h), 10-30 minutes each on one core. Their committed weights were made with
@@ -23,14 +24,20 @@ cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
 build_dir=${GAVEL_BUILD_DIR:-build}
 threads=${GAVEL_TRAIN_THREADS:-2}  # games of evaluations and searches; same weights on any count
-# Each game's training flags are one line beside its weights, weights/<game>-4p.train; the
-# games are those of this build (gavel-train --list_games).
+# Each network's training flags are one line beside its weights, weights/<game>-<n>p.train
+# for a table of n players; the games are those of this build (gavel-train --list_games).
 games=("$@")
 ((${#games[@]})) || mapfile -t games < <("$build_dir/learn/gavel-train" --list_games)
 for game in "${games[@]}"; do
-  settings=weights/$game-4p.train
-  [[ -f $settings ]] || { echo "$game: no training settings ($settings)" >&2; exit 2; }
-  read -r -a flags <"$settings"
-  "$build_dir/learn/gavel-train" --game="$game" --players=4 --seed=1 "${flags[@]}" \
-    --eval_threads="$threads" --out="weights/$game-4p.gmlp" --curve="weights/$game-4p.curve.csv"
+  shopt -s nullglob
+  settings_files=(weights/"$game"-*p.train)
+  ((${#settings_files[@]})) || { echo "$game: no training settings (weights/$game-<n>p.train)" >&2; exit 2; }
+  for settings in "${settings_files[@]}"; do
+    name=$(basename "$settings" .train)  # <game>-<n>p
+    players=${name##*-}
+    players=${players%p}
+    read -r -a flags <"$settings"
+    "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
+      --eval_threads="$threads" --out="weights/$name.gmlp" --curve="weights/$name.curve.csv"
+  done
 done

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -52,24 +53,30 @@ TEST(LearnedBot, HasWeightsForEveryGame) {
   EXPECT_EQ(RepositoryWeights().Games(), expected);
 }
 
-// Every seat learned, four players (the trained tables): legal moves to the end (PlayGame
-// refuses illegal ones), the same game twice from the same seed.
-TEST(LearnedBot, PlaysLegalMovesDeterministicallyInEveryGame) {
+// Every seat learned, at every table size a network was trained for (four players in every
+// game): legal moves to the end (PlayGame refuses illegal ones), the same game twice from
+// the same seed.
+TEST(LearnedBot, PlaysLegalMovesDeterministicallyAtEveryTrainedTable) {
   const learn::Policy learned = RepositoryWeights().AsPolicy();
   for (const Game* game : AllGames()) {
-    SCOPED_TRACE(game->name());
-    auto state = std::move(*game->NewGame(4, 5, {}));
-    v1::View view;
-    state->Observe(state->to_move(), &view);
-    EXPECT_TRUE(RepositoryWeights().HasNetworkFor(view));
-    const std::vector<learn::Policy> seats(8, learned);
-    Rng first_rng(3), second_rng(3);
-    auto first = learn::PlayGame(*game, learn::Match{4, {}, 21}, seats, first_rng);
-    auto second = learn::PlayGame(*game, learn::Match{4, {}, 21}, seats, second_rng);
-    ASSERT_TRUE(first.ok()) << first.status();
-    ASSERT_TRUE(second.ok()) << second.status();
-    EXPECT_EQ(first->scores, second->scores);
-    EXPECT_EQ(first->ranks, second->ranks);
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
+      SCOPED_TRACE(absl::StrCat(game->name(), ", ", players, " players"));
+      auto state = std::move(*game->NewGame(players, 5, {}));
+      v1::View view;
+      state->Observe(state->to_move(), &view);
+      if (players == 4) {
+        EXPECT_TRUE(RepositoryWeights().HasNetworkFor(view));
+      }
+      if (!RepositoryWeights().HasNetworkFor(view)) continue;
+      const std::vector<learn::Policy> seats(8, learned);
+      Rng first_rng(3), second_rng(3);
+      auto first = learn::PlayGame(*game, learn::Match{players, {}, 21}, seats, first_rng);
+      auto second = learn::PlayGame(*game, learn::Match{players, {}, 21}, seats, second_rng);
+      ASSERT_TRUE(first.ok()) << first.status();
+      ASSERT_TRUE(second.ok()) << second.status();
+      EXPECT_EQ(first->scores, second->scores);
+      EXPECT_EQ(first->ranks, second->ranks);
+    }
   }
 }
 
