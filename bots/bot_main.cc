@@ -66,7 +66,8 @@ std::vector<std::string> AllGames() {
 absl::StatusOr<Player> MakePlayer(const std::string& name) {
   Player player;
   if (name == "dirk") {
-    player = {gavel::policy::dirk::DirkForAllGames(), gavel::policy::dirk::DirkGames()};
+    player.policy = gavel::policy::dirk::DirkForAllGames();
+    player.games = gavel::policy::dirk::DirkGames();
   } else if (name == "learned") {
     GAVEL_ASSIGN_OR_RETURN(player.learned, gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights)));
     player.policy = player.learned->AsPolicy();
@@ -80,9 +81,11 @@ absl::StatusOr<Player> MakePlayer(const std::string& name) {
     gavel::learn::IsmctsOptions options;
     options.iterations = absl::GetFlag(FLAGS_iterations);
     options.time_budget_ms = absl::GetFlag(FLAGS_time_ms);
-    player = {gavel::learn::IsmctsPolicy(options), AllGames()};
+    player.policy = gavel::learn::IsmctsPolicy(options);
+    player.games = AllGames();
   } else if (name == "random") {
-    player = {gavel::policy::RandomPolicy(), AllGames()};
+    player.policy = gavel::policy::RandomPolicy();
+    player.games = AllGames();
   } else {
     return absl::InvalidArgumentError("unknown policy '" + name + "' (random, dirk, ismcts, learned or search)");
   }

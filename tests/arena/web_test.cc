@@ -247,7 +247,9 @@ TEST(WebLive, AMatchInPlayIsShownAsItGoes) {
   EXPECT_THAT(dom, HasSubstr(absl::StrCat("Match ", live.id())));
   // The page marks the match live while it is in play (it may have ended meanwhile).
   const bool still_live = Get<v1::WebReplay>(http_port, absl::StrCat("/api/match/", live.id())).match().live();
-  if (still_live) EXPECT_THAT(dom, HasSubstr("class=\"live\""));
+  if (still_live) {
+    EXPECT_THAT(dom, HasSubstr("class=\"live\""));
+  }
   arena.Signal(SIGTERM);
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
 }
