@@ -1,16 +1,19 @@
 // The engine core: RNG, options, ranking helpers, registry.
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "google/protobuf/descriptor.h"
+#include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "engine/core/status.h"
+#include "gavel/v1/engine.pb.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
 
 namespace gavel {
@@ -29,6 +32,38 @@ TEST(PartName, NamesThePartOnlyWhenAnErrorIsFormatted) {
   EXPECT_EQ(InvalidInput("sultan", PartName(3, "pile"), " holds a card of value ", 12).message(),
             "sultan: seat 3's pile holds a card of value 12");
   EXPECT_EQ(InvalidInput("carat", "the board lists ", 5, " spaces").code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A pooled scratch message keeps what a small input grew in it for the next call on the
+// thread, but drops one that held a large input, so no request makes a thread keep its size.
+TEST(PooledScratch, KeepsWhatSmallInputsGrewAndDropsLargeOnes) {
+  const auto packed_moves = [](int count) {
+    v1::LegalMovesResponse moves;
+    for (int i = 0; i < count; ++i) moves.add_moves()->set_text(std::string(100, 'x'));
+    google::protobuf::Any any;
+    any.PackFrom(moves);
+    return any;
+  };
+  const google::protobuf::Any small = packed_moves(20), large = packed_moves(400);
+  ASSERT_LT(small.value().size(), 16u << 10);
+  ASSERT_GT(large.value().size(), 16u << 10);
+  size_t fresh = 0;
+  {
+    PooledScratch<v1::LegalMovesResponse> scratch;
+    fresh = scratch->SpaceUsedLong();
+    ASSERT_TRUE(scratch.Unpack(small, "moves").ok());
+  }
+  {
+    PooledScratch<v1::LegalMovesResponse> scratch;  // the cleared message, its 20 moves kept
+    EXPECT_EQ(scratch->moves_size(), 0);
+    EXPECT_GT(scratch->SpaceUsedLong(), fresh + 20 * 100);
+    ASSERT_TRUE(scratch.Unpack(large, "moves").ok());
+  }
+  {
+    PooledScratch<v1::LegalMovesResponse> first;  // the large one was dropped: these two are
+    PooledScratch<v1::LegalMovesResponse> second;  // the pool's other message and a new one
+    EXPECT_LT(std::max(first->SpaceUsedLong(), second->SpaceUsedLong()), fresh + 400 * 100);
+  }
 }
 
 TEST(Rng, SameStateSameSequence) {

@@ -36,8 +36,7 @@ absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* d
 
 absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& view_proto,
                                                                uint64_t seed) const {
-  PooledScratch<v1::CaratView> scratch;  // reused spaces and tiles: no allocation per space
-  v1::CaratView& view = *scratch;
+  v1::CaratView view;
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
   const Seat viewer = view.seat();
