@@ -1,15 +1,15 @@
 // Sealed states and seat capabilities (service/sealing.h, service/engine_handler.h):
 // the token format, key files and rotation, and sealed play of every game through the
 // handlers, as seen by the table's owner and by each seat.
-#include <filesystem>
-#include <fstream>
-#include <random>
-
 #include <openssl/evp.h>
 #include <sodium.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
@@ -182,10 +182,8 @@ TEST(Token, Version2TokensStillOpen) {
 }
 
 std::vector<uint8_t> Hex(absl::string_view hex) {
-  std::vector<uint8_t> bytes;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2)
-    bytes.push_back(static_cast<uint8_t>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return bytes;
+  const std::string bytes = absl::HexStringToBytes(hex);
+  return {bytes.begin(), bytes.end()};
 }
 
 Xaes256GcmKey XaesKey(uint8_t fill) {
