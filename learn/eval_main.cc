@@ -30,6 +30,7 @@
 #include "engine/core/registry.h"
 #include "learn/field.h"
 #include "learn/ismcts.h"
+#include "learn/named_policy.h"
 #include "learn/learned_policy.h"
 #include "learn/rollout.h"
 #include "learn/search_policy.h"
@@ -109,8 +110,6 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
   if (name == "learned") return timer.Wrap(learned.AsPolicy());
   if (name == "search")
     return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms)});
-  if (name == "dirk") return gavel::policy::dirk::Dirk(game.name());
-  if (name == "random") return gavel::learn::RandomPolicy();
   if (name == "rollout") {
     auto dirk = gavel::policy::dirk::Dirk(game.name());
     if (!dirk.ok()) return dirk.status();
@@ -120,13 +119,9 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
     options.min_z = absl::GetFlag(FLAGS_rollout_min_z);
     return gavel::learn::RolloutPolicy(game, *dirk, options);
   }
-  if (name == "ismcts" || absl::StartsWith(name, "ismcts:")) {
-    gavel::learn::IsmctsOptions options;
-    options.iterations = IsmctsBudget(name, game.name());
-    if (options.iterations <= 0) return absl::InvalidArgumentError("ismcts needs iterations, not " + name);
-    return gavel::learn::IsmctsPolicy(game, options);
-  }
-  return absl::InvalidArgumentError("unknown policy " + name);
+  if (name == "ismcts")
+    return gavel::learn::PolicyNamed(absl::StrCat("ismcts:", IsmctsBudget(name, game.name())), game);
+  return gavel::learn::PolicyNamed(name, game);
 }
 
 std::string ScoreInterval(double mean, double half) {

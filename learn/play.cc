@@ -18,7 +18,7 @@ struct SeatResult {
 };
 
 absl::StatusOr<SeatResult> PlayRotated(const Game& game, int players, const OptionMap& options,
-                                       const Policy& candidate, const Policy& opponent,
+                                       const Policy& candidate, std::span<const Policy> opponents,
                                        int index, uint64_t seed) {
   auto probe = game.NewGame(players, 0, options);
   if (!probe.ok()) return probe.status();
@@ -28,9 +28,11 @@ absl::StatusOr<SeatResult> PlayRotated(const Game& game, int players, const Opti
   for (Seat s = 0; s < seats; ++s)
     if (!(*probe)->IsAutomaton(s)) deciders.push_back(s);
   const Seat mine = deciders[static_cast<size_t>(index) % deciders.size()];
-  std::vector<Policy> policies(seats, opponent);
-  policies[mine] = candidate;
-  const Match match{players, options, seed + static_cast<uint64_t>(index) / deciders.size()};
+  const size_t deal = static_cast<size_t>(index) / deciders.size();
+  std::vector<Policy> policies(seats);
+  for (Seat s = 0, other = 0; s < seats; ++s)
+    policies[s] = s == mine ? candidate : opponents[(deal + other++) % opponents.size()];
+  const Match match{players, options, seed + deal};
   Rng rng(Rng::FromSeed(seed ^ (0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index) + 1))));
   auto outcome = PlayGame(game, match, policies, rng);
   if (!outcome.ok()) return outcome.status();
@@ -98,10 +100,18 @@ absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
 absl::StatusOr<Evaluation> Evaluate(const Game& game, int players, const OptionMap& options,
                                     const Policy& candidate, const Policy& opponent, int games,
                                     uint64_t seed, int threads) {
+  return Evaluate(game, players, options, candidate, std::span<const Policy>(&opponent, 1), games, seed,
+                  threads);
+}
+
+absl::StatusOr<Evaluation> Evaluate(const Game& game, int players, const OptionMap& options,
+                                    const Policy& candidate, std::span<const Policy> opponents,
+                                    int games, uint64_t seed, int threads) {
   if (games <= 0) return absl::InvalidArgumentError("an evaluation needs at least one game");
+  if (opponents.empty()) return absl::InvalidArgumentError("an evaluation needs an opponent");
   std::vector<absl::StatusOr<SeatResult>> results(static_cast<size_t>(games));
   ParallelFor(games, threads, [&](int g) {
-    results[static_cast<size_t>(g)] = PlayRotated(game, players, options, candidate, opponent, g, seed);
+    results[static_cast<size_t>(g)] = PlayRotated(game, players, options, candidate, opponents, g, seed);
   });
 
   std::vector<double> wins, scores;

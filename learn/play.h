@@ -56,4 +56,11 @@ absl::StatusOr<Evaluation> Evaluate(const Game& game, int players, const OptionM
                                     const Policy& candidate, const Policy& opponent, int games,
                                     uint64_t seed, int threads = 1);
 
+// The same against a population: on deal d the k-th other seat is played by
+// opponents[(d + k) % size], so every member meets the candidate equally often, alone at a
+// two-seat table and mixed with the others at larger ones.
+absl::StatusOr<Evaluation> Evaluate(const Game& game, int players, const OptionMap& options,
+                                    const Policy& candidate, std::span<const Policy> opponents,
+                                    int games, uint64_t seed, int threads = 1);
+
 }  // namespace gavel::learn

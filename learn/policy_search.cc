@@ -115,7 +115,7 @@ QPolicy PolicySearch::At(const Eigen::VectorXf& offset) const {
 
 absl::StatusOr<Evaluation> PolicySearch::Play(const QPolicy& policy, int games, uint64_t deals) const {
   const Policy greedy = [&policy](const Turn& turn) { return policy.Choose(turn); };
-  return Evaluate(game_, config_.players, config_.options, greedy, config_.opponent, games, deals,
+  return Evaluate(game_, config_.players, config_.options, greedy, config_.opponents, games, deals,
                   config_.threads);
 }
 
@@ -150,7 +150,9 @@ absl::Status PolicySearch::ScaleByFeatureSpread() {
 
 absl::Status PolicySearch::Run(const std::function<void(const SearchProgress&)>& progress) {
   if (start_.AdvisorName().empty()) return absl::FailedPreconditionError("the search tunes an advised network");
-  if (!config_.opponent) return absl::InvalidArgumentError("the search needs an opponent");
+  if (config_.opponents.empty() ||
+      std::any_of(config_.opponents.begin(), config_.opponents.end(), [](const Policy& p) { return !p; }))
+    return absl::InvalidArgumentError("the search needs opponents");
   if (config_.pairs < 1 || config_.games < 1 || config_.sigma <= 0)
     return absl::InvalidArgumentError("the search needs pairs, games and sigma above 0");
   if (config_.move_features > 0)

@@ -42,7 +42,10 @@ struct SearchConfig {
   int eval_every = 5;          // iterations between evaluations of the current policy
   int eval_games = 2000;
   int threads = 1;
-  Policy opponent;  // plays every other seat, in the search and the evaluations
+  // Play every other seat, in the search and the evaluations: one opponent, or a population
+  // mixed over the seats and deals (play.h's Evaluate), so that the search cannot settle on
+  // exploiting one fixed player.
+  std::vector<Policy> opponents;
 };
 
 struct SearchProgress {
@@ -83,7 +86,7 @@ class PolicySearch {
   // is never one that evaluated worse than it.
   absl::Status Run(const std::function<void(const SearchProgress&)>& progress);
   const QPolicy& current() const { return current_; }
-  // The policy that evaluated best against the opponent, its metadata naming the iteration.
+  // The policy that evaluated best against the opponents, its metadata naming the iteration.
   const QPolicy& best() const { return best_ ? *best_ : current_; }
 
  private:

@@ -15,9 +15,11 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
+#include "learn/named_policy.h"
 #include "learn/policy_search.h"
 #include "learn/trainer.h"
 #include "policy/dirk/dirk.h"
@@ -34,6 +36,9 @@ ABSL_FLAG(int, iterations, 40, "search: iterations");
 ABSL_FLAG(int, pairs, 8, "search: antithetic pairs of perturbations per iteration");
 ABSL_FLAG(int, search_games, 500, "search: games each perturbed policy plays per iteration");
 ABSL_FLAG(int, search_layers, 1, "search: how many of the network's last layers are searched");
+ABSL_FLAG(std::string, search_opponents, "dirk",
+          "search: the population playing the other seats, mixed over seats and deals: dirk, random, "
+          "ismcts:N (comma-separated; a name given twice plays twice as often)");
 ABSL_FLAG(double, sigma, 0.1,
           "search: perturbation of a weight, relative to its layer's RMS weight (absolute from --start=dirk)");
 ABSL_FLAG(double, margin_sigma, 0.02, "search: perturbation of the advice margin");
@@ -187,11 +192,11 @@ absl::Status Save(const gavel::learn::QPolicy& policy, const std::string& path) 
   return absl::OkStatus();
 }
 
-// --method=search: evolution strategies from --start against Dirk; saves the best policy.
+// --method=search: evolution strategies from --start against --search_opponents; saves the best
+// policy.
 int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   auto advisor = gavel::policy::dirk::Dirk(game.name());
-  auto dirk = Named("dirk", game.name());
-  if (!advisor.ok() || !dirk.ok()) {
+  if (!advisor.ok()) {
     std::fprintf(stderr, "no Dirk for %s\n", game.name().c_str());
     return 2;
   }
@@ -225,17 +230,24 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   config.eval_every = absl::GetFlag(FLAGS_eval_every);
   config.eval_games = absl::GetFlag(FLAGS_eval_games);
   config.threads = absl::GetFlag(FLAGS_eval_threads);
-  config.opponent = dirk->policy;
+  auto opponents = gavel::learn::PoliciesNamed(absl::GetFlag(FLAGS_search_opponents), game);
+  if (!opponents.ok()) {
+    std::fprintf(stderr, "--search_opponents: %s\n", opponents.status().ToString().c_str());
+    return 2;
+  }
+  config.opponents = *std::move(opponents);
+  // The population's name in the curve: its members joined by '+' (the CSV's commas separate columns).
+  const std::string population = absl::StrReplaceAll(absl::GetFlag(FLAGS_search_opponents), {{",", "+"}});
   gavel::learn::PolicySearch search(game, *std::move(start), std::move(config));
   const int iterations = absl::GetFlag(FLAGS_iterations);
   const auto status = search.Run([&](const gavel::learn::SearchProgress& progress) {
     ShowProgress(progress.iteration, iterations, absl::StrCat("fitness ", progress.mean_fitness));
     if (!progress.evaluation) return;
     const auto& result = *progress.evaluation;
-    std::fprintf(stderr, "\n  iteration %d%s: vs dirk %.3f +- %.3f; margin %.3f\n", progress.iteration,
-                 progress.best_so_far ? " (best)" : "", result.win_rate, result.win_rate_ci95,
-                 search.current().advice_margin());
-    WriteCurveRow(curve, absl::StrCat("iteration=", progress.iteration), "dirk", result,
+    std::fprintf(stderr, "\n  iteration %d%s: vs %s %.3f +- %.3f; margin %.3f\n", progress.iteration,
+                 progress.best_so_far ? " (best)" : "", population.c_str(), result.win_rate,
+                 result.win_rate_ci95, search.current().advice_margin());
+    WriteCurveRow(curve, absl::StrCat("iteration=", progress.iteration), population, result,
                   absl::StrCat(progress.mean_fitness));
   });
   std::fprintf(stderr, "\n");

@@ -10,6 +10,7 @@
 #include "learn/field.h"
 #include "learn/ismcts.h"
 #include "learn/mlp.h"
+#include "learn/named_policy.h"
 #include "learn/play.h"
 #include "learn/q_policy.h"
 #include "learn/rollout.h"
@@ -234,6 +235,41 @@ TEST(Ismcts, ChoosesLegalMovesAndBeatsRandomInSultan) {
   EXPECT_GT(evaluation->win_rate, 1.0 / 3 + evaluation->win_rate_ci95);
 }
 #endif
+
+// Against a population every member takes seats, and a population of one is the single
+// opponent, result for result; the names gavel-train and gavel-eval share make the policies.
+TEST(Evaluate, SeatsEveryMemberOfAPopulation) {
+  const Game& game = *AllGames().front();
+  const int players = game.info().min_players < 3 && game.info().max_players >= 3 ? 3 : game.info().min_players;
+  std::vector<int> decisions(2, 0);
+  std::vector<Policy> population;
+  for (int member = 0; member < 2; ++member)
+    population.push_back([&decisions, member, random = RandomPolicy()](const Turn& turn) {
+      ++decisions[static_cast<size_t>(member)];
+      return random(turn);
+    });
+  auto mixed = Evaluate(game, players, {}, RandomPolicy(), population, 12, 5);
+  ASSERT_TRUE(mixed.ok()) << mixed.status();
+  EXPECT_GT(decisions[0], 0);
+  EXPECT_GT(decisions[1], 0);
+
+  auto dirk = PolicyNamed("dirk", game);
+  ASSERT_TRUE(dirk.ok()) << dirk.status();
+  auto single = Evaluate(game, players, {}, RandomPolicy(), *dirk, 12, 5);
+  auto of_one = Evaluate(game, players, {}, RandomPolicy(), std::vector<Policy>{*dirk}, 12, 5);
+  ASSERT_TRUE(single.ok() && of_one.ok());
+  EXPECT_EQ(single->win_rate, of_one->win_rate);
+  EXPECT_EQ(single->mean_score, of_one->mean_score);
+  EXPECT_EQ(single->mean_reward, of_one->mean_reward);
+  EXPECT_EQ(Evaluate(game, players, {}, RandomPolicy(), std::vector<Policy>{}, 12, 5).status().code(),
+            absl::StatusCode::kInvalidArgument);
+
+  auto named = PoliciesNamed("dirk,random,ismcts:5", game);
+  ASSERT_TRUE(named.ok()) << named.status();
+  EXPECT_EQ(named->size(), 3u);
+  for (const char* wrong : {"", "ismcts:0", "ismcts:x", "alphazero"})
+    EXPECT_EQ(PoliciesNamed(wrong, game).status().code(), absl::StatusCode::kInvalidArgument) << wrong;
+}
 
 // The ismcts bot's policy answers with a legal move from a mid-game view in every game, and
 // the same seed gives the same answer.

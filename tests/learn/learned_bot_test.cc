@@ -363,7 +363,7 @@ learn::SearchConfig SmallSearch(learn::Policy opponent) {
   config.games = 40;
   config.eval_every = 2;
   config.eval_games = 100;
-  config.opponent = std::move(opponent);
+  if (opponent) config.opponents.push_back(std::move(opponent));
   return config;
 }
 

@@ -1,0 +1,36 @@
+#include "learn/named_policy.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "learn/ismcts.h"
+#include "policy/dirk/dirk.h"
+
+namespace gavel::learn {
+
+absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game) {
+  if (name == "dirk") return policy::dirk::Dirk(game.name());
+  if (name == "random") return RandomPolicy();
+  int iterations = 0;
+  if (absl::ConsumePrefix(&name, "ismcts:") && absl::SimpleAtoi(name, &iterations) && iterations > 0) {
+    IsmctsOptions options;
+    options.iterations = iterations;
+    return IsmctsPolicy(game, options);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown policy '", name, "' (dirk, random or ismcts:N with N > 0 iterations)"));
+}
+
+absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game) {
+  std::vector<Policy> policies;
+  for (absl::string_view name : absl::StrSplit(names, ',', absl::SkipEmpty())) {
+    auto policy = PolicyNamed(name, game);
+    if (!policy.ok()) return policy.status();
+    policies.push_back(*std::move(policy));
+  }
+  if (policies.empty()) return absl::InvalidArgumentError("no policy named");
+  return policies;
+}
+
+}  // namespace gavel::learn

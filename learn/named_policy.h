@@ -1,0 +1,19 @@
+#pragma once
+// Opponents by name, spelled the same in gavel-train and gavel-eval: "dirk" (the rules'
+// heuristic player), "random", and "ismcts:N" (ISMCTS at N iterations per decision).
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/core/game.h"
+#include "learn/play.h"
+
+namespace gavel::learn {
+
+absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game);
+
+// A comma-separated list of such names, in order (a name given twice plays twice as often).
+absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game);
+
+}  // namespace gavel::learn
