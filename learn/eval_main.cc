@@ -34,7 +34,6 @@
 #include "learn/learned_policy.h"
 #include "learn/rollout.h"
 #include "learn/search_policy.h"
-#include "policy/dirk/dirk.h"
 #include "service/arena/rating.h"
 
 ABSL_FLAG(std::string, weights, "weights", "the learned bot's weights folder");
@@ -47,6 +46,8 @@ ABSL_FLAG(std::string, matchups, "learned-dirk,learned-random,learned-ismcts,dir
 ABSL_FLAG(int, ismcts_iterations, 100, "ismcts: iterations per move");
 ABSL_FLAG(std::string, ismcts_iterations_for, "",
           "per-game ismcts iterations overriding --ismcts_iterations, e.g. morgenland=10,mercado=30");
+ABSL_FLAG(std::string, rollout_base, "dirk",
+          "rollout: the policy whose choice is improved and that plays the worlds out (dirk, random, ismcts:N)");
 ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
 ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
 ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
@@ -99,7 +100,8 @@ int IsmctsBudget(const std::string& name, const std::string& game) {
 
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
-  if (name == "rollout") return absl::StrFormat("rollout (%d worlds)", absl::GetFlag(FLAGS_rollout_worlds));
+  if (name == "rollout")
+    return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base), absl::GetFlag(FLAGS_rollout_worlds));
   if (name == "search") return absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
   if (absl::StartsWith(name, "ismcts")) return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
   return name;
@@ -111,13 +113,13 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
   if (name == "search")
     return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms)});
   if (name == "rollout") {
-    auto dirk = gavel::policy::dirk::Dirk(game.name());
-    if (!dirk.ok()) return dirk.status();
+    auto base = gavel::learn::PolicyNamed(absl::GetFlag(FLAGS_rollout_base), game);
+    if (!base.ok()) return base.status();
     gavel::learn::RolloutOptions options;
     options.worlds = absl::GetFlag(FLAGS_rollout_worlds);
     options.candidates = absl::GetFlag(FLAGS_rollout_candidates);
     options.min_z = absl::GetFlag(FLAGS_rollout_min_z);
-    return gavel::learn::RolloutPolicy(game, *dirk, options);
+    return gavel::learn::RolloutPolicy(game, *base, options);
   }
   if (name == "ismcts")
     return gavel::learn::PolicyNamed(absl::StrCat("ismcts:", IsmctsBudget(name, game.name())), game);

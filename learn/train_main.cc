@@ -45,6 +45,10 @@ ABSL_FLAG(double, margin_sigma, 0.02, "search: perturbation of the advice margin
 ABSL_FLAG(int, search_move_features, 0,
           "search from --start=dirk: only the weights of the move's first N features and the advice bit");
 ABSL_FLAG(double, search_step, 1.0, "search: step along the normalized gradient estimate, in sigmas");
+ABSL_FLAG(std::string, rollout_base, "dirk",
+          "rollouts: the policy playing the base games at every seat (dirk, random, ismcts:N)");
+ABSL_FLAG(std::string, rollout_playouts, "",
+          "rollouts: the policy playing the compared moves' worlds out (empty: --rollout_base)");
 ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
 ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
 ABSL_FLAG(int, candidates, 6, "rollouts: moves compared per decision, the advice included (0: all)");
@@ -62,7 +66,8 @@ ABSL_FLAG(double, learning_rate, 5e-4, "Adam step size");
 ABSL_FLAG(double, sample_reuse, 4, "times each sample is drawn for training, on average");
 ABSL_FLAG(int, train_steps, 0, "> 0: training batches per episode, instead of --sample_reuse");
 ABSL_FLAG(std::string, advice, "dirk", "advisor whose choice is a move feature (dirk or none)");
-ABSL_FLAG(std::string, guide, "dirk", "policy taking a share of the learner's decisions early on (dirk or none)");
+ABSL_FLAG(std::string, guide, "dirk",
+          "policy taking a share of the learner's decisions early on (dirk, random, ismcts:N or none)");
 ABSL_FLAG(double, guide_start, 0.8, "the guide's share of the learner's decisions at the start");
 ABSL_FLAG(double, guide_end, 0.3, "... and at the end (linear in between)");
 ABSL_FLAG(double, epsilon_start, 0.1, "share of the learner's decisions played at random at the start");
@@ -70,7 +75,8 @@ ABSL_FLAG(double, epsilon_end, 0.02, "... and at the end");
 ABSL_FLAG(double, dirk_opponents, 0.5, "share of opponent seats Dirk plays");
 ABSL_FLAG(double, random_opponents, 0.1, "share of opponent seats played at random");
 ABSL_FLAG(double, snapshot_opponents, 0.2, "share of opponent seats played by older snapshots");
-ABSL_FLAG(std::string, eval_vs, "dirk", "opponents besides random to evaluate against (dirk or empty)");
+ABSL_FLAG(std::string, eval_vs, "dirk",
+          "opponents besides random to evaluate against (dirk, ismcts:N, comma-separated, or empty)");
 ABSL_FLAG(int, eval_every, 2000, "episodes between evaluations");
 ABSL_FLAG(int, eval_games, 400, "games per evaluation");
 ABSL_FLAG(int, eval_threads, 1, "threads for evaluations");
@@ -86,11 +92,10 @@ namespace {
 
 using gavel::learn::NamedPolicy;
 
-absl::StatusOr<NamedPolicy> Named(const std::string& name, const std::string& game) {
-  if (name != "dirk") return absl::InvalidArgumentError("unknown policy " + name + " (dirk)");
-  auto dirk = gavel::policy::dirk::Dirk(game);
-  if (!dirk.ok()) return dirk.status();
-  return NamedPolicy{name, *dirk};
+absl::StatusOr<NamedPolicy> Named(const std::string& name, const gavel::Game& game) {
+  auto policy = gavel::learn::PolicyNamed(name, game);
+  if (!policy.ok()) return policy.status();
+  return NamedPolicy{name, *std::move(policy)};
 }
 
 absl::Status ParseOptions(const std::string& text, gavel::OptionMap* options) {
@@ -107,9 +112,14 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   config.players = absl::GetFlag(FLAGS_players);
   if (absl::GetFlag(FLAGS_method) == "rollouts") {
     config.method = gavel::learn::TrainMethod::kRollouts;
-    auto base = Named("dirk", game.name());
+    auto base = Named(absl::GetFlag(FLAGS_rollout_base), game);
     if (!base.ok()) return base.status();
     config.base = *base;
+    if (!absl::GetFlag(FLAGS_rollout_playouts).empty()) {
+      auto playouts = Named(absl::GetFlag(FLAGS_rollout_playouts), game);
+      if (!playouts.ok()) return playouts.status();
+      config.playouts = *playouts;
+    }
     config.sample_rate = absl::GetFlag(FLAGS_sample_rate);
     config.rollouts = absl::GetFlag(FLAGS_rollouts);
     config.candidates = absl::GetFlag(FLAGS_candidates);
@@ -149,19 +159,19 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     return absl::InvalidArgumentError("--advice is dirk or none");
   }
   if (absl::GetFlag(FLAGS_guide) != "none") {
-    auto guide = Named(absl::GetFlag(FLAGS_guide), game.name());
+    auto guide = Named(absl::GetFlag(FLAGS_guide), game);
     if (!guide.ok()) return guide.status();
     config.guide = *guide;
     config.guide_start = absl::GetFlag(FLAGS_guide_start);
     config.guide_end = absl::GetFlag(FLAGS_guide_end);
   }
   if (absl::GetFlag(FLAGS_dirk_opponents) > 0) {
-    auto dirk = Named("dirk", game.name());
+    auto dirk = Named("dirk", game);
     if (!dirk.ok()) return dirk.status();
     config.extra_opponents.emplace_back(*dirk, absl::GetFlag(FLAGS_dirk_opponents));
   }
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_eval_vs), ',', absl::SkipEmpty())) {
-    auto opponent = Named(std::string(name), game.name());
+    auto opponent = Named(std::string(name), game);
     if (!opponent.ok()) return opponent.status();
     config.eval_opponents.push_back(*opponent);
   }

@@ -131,7 +131,8 @@ absl::Status Trainer::CompareMoves(const Turn& turn) {
       RolloutCandidates(turn, advice, favourites, config_.candidates, rng_);
   std::vector<uint64_t> world_seeds(static_cast<size_t>(config_.rollouts));
   for (uint64_t& seed : world_seeds) seed = rng_.Next();
-  auto values = PairedRolloutValues(game_, turn.view(), moves, config_.base->policy, world_seeds,
+  const Policy& playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
+  auto values = PairedRolloutValues(game_, turn.view(), moves, playouts, world_seeds,
                                     config_.rollout_threads);
   if (!values.ok()) return values.status();
   GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, moves, &rows));

@@ -60,6 +60,7 @@ struct TrainConfig {
   // kRollouts: the policy of every seat in base games and rollouts, the decisions sampled,
   // the worlds each sampled decision is played out in, the moves compared per decision.
   std::optional<NamedPolicy> base;
+  std::optional<NamedPolicy> playouts;  // plays the compared moves' worlds out instead of `base`
   double sample_rate = 0.1;
   int rollouts = 8;
   int candidates = 6;

@@ -384,6 +384,38 @@ TEST(RolloutPolicy, ImprovesOnItsRandomBase) {
 }
 #endif
 
+// Rollout training plays its base games with the base policy, and the compared moves' worlds
+// with the play-out policy when one is given (else with the base).
+TEST(Trainer, RolloutWorldsArePlayedOutByThePlayoutPolicy) {
+  const Game& game = *AllGames().front();
+  int base_calls = 0, playout_calls = 0;
+  const auto counting = [](int& calls) -> Policy {
+    return [&calls, random = RandomPolicy()](const Turn& turn) {
+      ++calls;
+      return random(turn);
+    };
+  };
+  TrainConfig config;
+  config.method = TrainMethod::kRollouts;
+  config.players = game.info().max_players;
+  config.episodes = 2;
+  config.sample_rate = 0.5;
+  config.rollouts = 2;
+  config.candidates = 2;
+  config.eval_games = 2;
+  config.base = NamedPolicy{"base", counting(base_calls)};
+  config.playouts = NamedPolicy{"playouts", counting(playout_calls)};
+  ASSERT_TRUE(Trainer(game, config).Run([](const TrainProgress&) {}).ok());
+  EXPECT_GT(playout_calls, 0);
+  const int base_games_only = base_calls;
+
+  config.playouts.reset();
+  base_calls = playout_calls = 0;
+  ASSERT_TRUE(Trainer(game, config).Run([](const TrainProgress&) {}).ok());
+  EXPECT_EQ(playout_calls, 0);
+  EXPECT_GT(base_calls, base_games_only);
+}
+
 #if GAVEL_HAS_GAME_sultan
 TEST(Trainer, ShortRunImprovesOverRandom) {
   const Game& game = *FindGame("sultan");
