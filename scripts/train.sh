@@ -14,12 +14,12 @@
 # three. Same seed, same bytes, on any thread count.
 #
 # Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
-# (learn/trainer.h), 10-30 minutes each on one core. Sultan's networks for two, three and
-# five players come from today's trainer with the four-player settings (8 to 21 minutes on
-# one core) and are reproduced byte for byte. The four-player networks of these three games
-# were made with their settings at commit 97e26d8; the trainer has changed since (input
-# layout, rollout candidates and targets), so running it now trains new networks for them,
-# not byte-identical copies. To reproduce those committed files:
+# (learn/trainer.h), 6-23 minutes each on one core, reproduced byte for byte: Sultan's for
+# two, three and five players (its four-player settings), Moonlight Market's (rollouts played
+# out at random). Sultan's and Morgenland's four-player networks were made with their settings
+# at commit 97e26d8; the trainer has changed since (input layout, rollout candidates and
+# targets), so running it now trains new networks for them, not byte-identical copies. To
+# reproduce those committed files:
 #   git worktree add /tmp/gavel-97e26d8 97e26d8 && /tmp/gavel-97e26d8/scripts/train.sh <game>
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -106,7 +106,12 @@ void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name,
 
 #if GAVEL_HAS_GAME_sultan
 TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
-  ExpectDirkMoves(RepositoryWeights(), "sultan", 3);
+  // A folder with the four-player network alone: three seats have none.
+  const std::string four_only = Folder("four_only");
+  std::filesystem::copy_file(std::string(GAVEL_WEIGHTS_DIR) + "/sultan-4p.gmlp", four_only + "/sultan-4p.gmlp");
+  auto four = LearnedPolicy::Load(four_only);
+  ASSERT_TRUE(four.ok()) << four.status();
+  ExpectDirkMoves(**four, "sultan", 3);
   learn::Mlp misfit({7, 4, 1}, 1);
   misfit.metadata = "game=sultan\nplayers=4\n";
   const std::string folder = Folder("misfit");
