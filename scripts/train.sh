@@ -14,9 +14,11 @@
 # three. Same seed, same bytes, on any thread count.
 #
 # Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
-# (learn/trainer.h), 6-23 minutes each on one core, reproduced byte for byte: Sultan's for
-# two, three and five players (its four-player settings), Moonlight Market's (rollouts played
-# out at random). Sultan's and Morgenland's four-player networks were made with their settings
+# (learn/trainer.h), 6-29 minutes each on one core. Today's trainer made Sultan's for two,
+# three and five players and Morgenland's for three and five (their four-player settings),
+# and Moonlight Market's (rollouts played out at random); those of Sultan and Moonlight
+# Market were checked byte for byte against a second run. Sultan's and Morgenland's
+# four-player networks were made with their settings
 # at commit 97e26d8; the trainer has changed since (input layout, rollout candidates and
 # targets), so running it now trains new networks for them, not byte-identical copies. To
 # reproduce those committed files:
