@@ -47,7 +47,8 @@ ABSL_FLAG(int, ismcts_iterations, 100, "ismcts: iterations per move");
 ABSL_FLAG(std::string, ismcts_iterations_for, "",
           "per-game ismcts iterations overriding --ismcts_iterations, e.g. morgenland=10,mercado=30");
 ABSL_FLAG(std::string, rollout_base, "dirk",
-          "rollout: the policy whose choice is improved and that plays the worlds out (dirk, random, ismcts:N)");
+          "rollout: the policy whose choice is improved and that plays the worlds out "
+          "(dirk, random, ismcts:N)");
 ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
 ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
 ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
@@ -101,7 +102,8 @@ int IsmctsBudget(const std::string& name, const std::string& game) {
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
   if (name == "rollout")
-    return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base), absl::GetFlag(FLAGS_rollout_worlds));
+    return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
+                           absl::GetFlag(FLAGS_rollout_worlds));
   if (name == "search") return absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
   if (absl::StartsWith(name, "ismcts")) return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
   return name;

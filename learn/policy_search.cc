@@ -150,8 +150,9 @@ absl::Status PolicySearch::ScaleByFeatureSpread() {
 
 absl::Status PolicySearch::Run(const std::function<void(const SearchProgress&)>& progress) {
   if (start_.AdvisorName().empty()) return absl::FailedPreconditionError("the search tunes an advised network");
+  const auto missing = [](const Policy& opponent) { return !opponent; };
   if (config_.opponents.empty() ||
-      std::any_of(config_.opponents.begin(), config_.opponents.end(), [](const Policy& p) { return !p; }))
+      std::any_of(config_.opponents.begin(), config_.opponents.end(), missing))
     return absl::InvalidArgumentError("the search needs opponents");
   if (config_.pairs < 1 || config_.games < 1 || config_.sigma <= 0)
     return absl::InvalidArgumentError("the search needs pairs, games and sigma above 0");

@@ -240,7 +240,7 @@ TEST(Ismcts, ChoosesLegalMovesAndBeatsRandomInSultan) {
 // opponent, result for result; the names gavel-train and gavel-eval share make the policies.
 TEST(Evaluate, SeatsEveryMemberOfAPopulation) {
   const Game& game = *AllGames().front();
-  const int players = game.info().min_players < 3 && game.info().max_players >= 3 ? 3 : game.info().min_players;
+  const int players = std::clamp(3, game.info().min_players, game.info().max_players);
   std::vector<int> decisions(2, 0);
   std::vector<Policy> population;
   for (int member = 0; member < 2; ++member)
@@ -269,6 +269,7 @@ TEST(Evaluate, SeatsEveryMemberOfAPopulation) {
   EXPECT_EQ(named->size(), 3u);
   for (const char* wrong : {"", "ismcts:0", "ismcts:x", "alphazero"})
     EXPECT_EQ(PoliciesNamed(wrong, game).status().code(), absl::StatusCode::kInvalidArgument) << wrong;
+  EXPECT_THAT(std::string(PolicyNamed("ismcts:0", game).status().message()), HasSubstr("'ismcts:0'"));
 }
 
 // The ismcts bot's policy answers with a legal move from a mid-game view in every game, and

@@ -108,7 +108,8 @@ void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name,
 TEST(LearnedBot, PlaysDirkWhereNoNetworkFits) {
   // A folder with the four-player network alone: three seats have none.
   const std::string four_only = Folder("four_only");
-  std::filesystem::copy_file(std::string(GAVEL_WEIGHTS_DIR) + "/sultan-4p.gmlp", four_only + "/sultan-4p.gmlp");
+  std::filesystem::copy_file(std::string(GAVEL_WEIGHTS_DIR) + "/sultan-4p.gmlp",
+                             four_only + "/sultan-4p.gmlp");
   auto four = LearnedPolicy::Load(four_only);
   ASSERT_TRUE(four.ok()) << four.status();
   ExpectDirkMoves(**four, "sultan", 3);
