@@ -30,8 +30,8 @@
 #include "engine/core/registry.h"
 #include "learn/field.h"
 #include "learn/ismcts.h"
-#include "learn/named_policy.h"
 #include "learn/learned_policy.h"
+#include "learn/named_policy.h"
 #include "learn/rollout.h"
 #include "learn/search_policy.h"
 #include "service/arena/rating.h"
@@ -94,9 +94,7 @@ int IsmctsIterations(const std::string& game) {
 
 // "ismcts:N": N iterations; "ismcts": the flags' budget for the game.
 int IsmctsBudget(const std::string& name, const std::string& game) {
-  int iterations = 0;
-  if (absl::StartsWith(name, "ismcts:") && absl::SimpleAtoi(name.substr(7), &iterations)) return iterations;
-  return IsmctsIterations(game);
+  return gavel::learn::IsmctsIterationsNamed(name).value_or(IsmctsIterations(game));
 }
 
 // A policy's name in the table: ismcts with its budget.

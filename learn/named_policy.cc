@@ -9,14 +9,19 @@
 
 namespace gavel::learn {
 
+std::optional<int> IsmctsIterationsNamed(absl::string_view name) {
+  int iterations = 0;
+  if (absl::ConsumePrefix(&name, "ismcts:") && absl::SimpleAtoi(name, &iterations) && iterations > 0)
+    return iterations;
+  return std::nullopt;
+}
+
 absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game) {
   if (name == "dirk") return policy::dirk::Dirk(game.name());
   if (name == "random") return RandomPolicy();
-  int iterations = 0;
-  absl::string_view budget = name;
-  if (absl::ConsumePrefix(&budget, "ismcts:") && absl::SimpleAtoi(budget, &iterations) && iterations > 0) {
+  if (const std::optional<int> iterations = IsmctsIterationsNamed(name)) {
     IsmctsOptions options;
-    options.iterations = iterations;
+    options.iterations = *iterations;
     return IsmctsPolicy(game, options);
   }
   return absl::InvalidArgumentError(

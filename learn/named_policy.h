@@ -1,6 +1,7 @@
 #pragma once
 // Opponents by name, spelled the same in gavel-train and gavel-eval: "dirk" (the rules'
 // heuristic player), "random", and "ismcts:N" (ISMCTS at N iterations per decision).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@
 namespace gavel::learn {
 
 absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game);
+
+// N of a name "ismcts:N" with N > 0, else nothing.
+std::optional<int> IsmctsIterationsNamed(absl::string_view name);
 
 // A comma-separated list of such names, in order (a name given twice plays twice as often).
 absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game);

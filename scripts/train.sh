@@ -18,10 +18,9 @@
 # three and five players and Morgenland's for three and five (their four-player settings),
 # and Moonlight Market's (rollouts played out at random); those of Sultan and Moonlight
 # Market were checked byte for byte against a second run. Sultan's and Morgenland's
-# four-player networks were made with their settings
-# at commit 97e26d8; the trainer has changed since (input layout, rollout candidates and
-# targets), so running it now trains new networks for them, not byte-identical copies. To
-# reproduce those committed files:
+# four-player networks were made with their settings at commit 97e26d8; the trainer has
+# changed since (input layout, rollout candidates and targets), so running it now trains new
+# networks for them, not byte-identical copies. To reproduce those committed files:
 #   git worktree add /tmp/gavel-97e26d8 97e26d8 && /tmp/gavel-97e26d8/scripts/train.sh <game>
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -270,6 +270,8 @@ TEST(Evaluate, SeatsEveryMemberOfAPopulation) {
   for (const char* wrong : {"", "ismcts:0", "ismcts:x", "alphazero"})
     EXPECT_EQ(PoliciesNamed(wrong, game).status().code(), absl::StatusCode::kInvalidArgument) << wrong;
   EXPECT_THAT(std::string(PolicyNamed("ismcts:0", game).status().message()), HasSubstr("'ismcts:0'"));
+  EXPECT_EQ(IsmctsIterationsNamed("ismcts:250"), 250);
+  for (const char* other : {"ismcts", "ismcts:", "ismcts:-3", "dirk"}) EXPECT_FALSE(IsmctsIterationsNamed(other));
 }
 
 // The ismcts bot's policy answers with a legal move from a mid-game view in every game, and
