@@ -12,6 +12,7 @@
 #include "engine/core/registry.h"
 #include "service/engine_server.h"
 #include "service/metrics.h"
+#include "service/mutex_checks.h"
 #include "service/sealing.h"
 #include "service/tls_flags.h"
 #include "service/termination_signals.h"
@@ -44,6 +45,7 @@ ABSL_FLAG(int, new_sealing_key, 0,
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 int main(int argc, char** argv) {
+  gavel::service::TurnOffMutexDeadlockDetection();
   absl::SetProgramUsageMessage("gavel engine server: a stateless gRPC game engine");
   absl::ParseCommandLine(argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-engine"));  // stdout: readiness only

@@ -44,6 +44,7 @@
 #include "service/arena/tournament.h"
 #include "service/arena/web_server.h"
 #include "service/health_service.h"
+#include "service/mutex_checks.h"
 #include "service/termination_signals.h"
 #include "service/tls_flags.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
@@ -455,6 +456,7 @@ int RunTool(const std::string& command, const std::vector<char*>& arguments) {
 }  // namespace gavel::arena
 
 int main(int argc, char** argv) {
+  gavel::service::TurnOffMutexDeadlockDetection();
   absl::SetProgramUsageMessage(
       "gavel arena: referee and tournaments for bots.\n"
       "  gavel-arena [serve] [flags] | replay --db --match | verify --db | standings --db |\n"

@@ -6,10 +6,12 @@
 //     against an echo of a message as large as its response;
 //   - sealed Apply (the same state as a token, the move made with the mover's capability)
 //     against the unsealed Apply of the same run (the "base" column).
+// Each figure is measured against its base in alternating rounds (base, measured, base, ...),
+// so that the machine's speed drifting during a run weighs on both alike.
 // The engine runs with its Prometheus metrics on, as deployed. Servers run pinned to core 0
 // (taskset), the load generator on the other cores; p99 latency in microseconds.
 //
-//   build/tests/bench/service_bench [--seconds=3] [--in_flight=64]
+//   build/tests/bench/service_bench [--seconds=3] [--rounds=3] [--in_flight=64]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -33,7 +35,8 @@
 #include "tests/bench/pinning.h"
 #include "tests/support/child_process.h"
 
-ABSL_FLAG(double, seconds, 3, "measuring time per server");
+ABSL_FLAG(double, seconds, 3, "measuring time of each call kind per comparison");
+ABSL_FLAG(int, rounds, 3, "alternating rounds a comparison's time is split into");
 ABSL_FLAG(int, in_flight, 64, "concurrent calls");
 ABSL_FLAG(std::vector<std::string>, games, {}, "games to measure (default: every game)");
 
@@ -42,21 +45,45 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// One stretch of load: how many calls completed in how long, and their latencies.
+struct Sample {
+  int64_t calls = 0;
+  double seconds = 0;
+  std::vector<double> latencies_us;
+  int64_t errors = 0;
+
+  void Add(const Sample& other) {
+    calls += other.calls;
+    seconds += other.seconds;
+    latencies_us.insert(latencies_us.end(), other.latencies_us.begin(), other.latencies_us.end());
+    errors += other.errors;
+  }
+};
+
 struct Result {
   double calls_per_second = 0;
   double p50_us = 0, p99_us = 0;
   int64_t errors = 0;
 };
 
+Result Summarize(Sample sample) {
+  std::sort(sample.latencies_us.begin(), sample.latencies_us.end());
+  const std::vector<double>& sorted = sample.latencies_us;
+  return {.calls_per_second = static_cast<double>(sample.calls) / sample.seconds,
+          .p50_us = sorted[sorted.size() / 2],
+          .p99_us = sorted[sorted.size() * 99 / 100],
+          .errors = sample.errors};
+}
+
 // Keeps `in_flight` unary calls running for `seconds`; `start_call(done)` issues one call
 // and must invoke done(ok) when it completes.
 template <typename StartCall>
-Result RunLoad(StartCall start_call) {
+Sample RunLoad(const StartCall& start_call, double seconds) {
   const int in_flight = absl::GetFlag(FLAGS_in_flight);
-  const auto end = Clock::now() + std::chrono::duration<double>(absl::GetFlag(FLAGS_seconds));
+  const auto end = Clock::now() + std::chrono::duration<double>(seconds);
   std::mutex mutex;
   std::condition_variable all_done;
-  std::vector<double> latencies;
+  Sample sample;
   std::atomic<int64_t> errors{0};
   int running = in_flight;
   std::function<void()> launch = [&] {
@@ -66,7 +93,7 @@ Result RunLoad(StartCall start_call) {
       if (!ok) ++errors;
       {
         std::lock_guard lock(mutex);
-        latencies.push_back(std::chrono::duration<double, std::micro>(now - started).count());
+        sample.latencies_us.push_back(std::chrono::duration<double, std::micro>(now - started).count());
       }
       if (now < end) {
         launch();
@@ -80,14 +107,28 @@ Result RunLoad(StartCall start_call) {
   for (int i = 0; i < in_flight; ++i) launch();
   std::unique_lock lock(mutex);
   all_done.wait(lock, [&] { return running == 0; });
-  const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
-  std::sort(latencies.begin(), latencies.end());
-  Result result;
-  result.calls_per_second = static_cast<double>(latencies.size()) / elapsed;
-  result.p50_us = latencies[latencies.size() / 2];
-  result.p99_us = latencies[latencies.size() * 99 / 100];
-  result.errors = errors;
-  return result;
+  sample.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+  sample.calls = static_cast<int64_t>(sample.latencies_us.size());
+  sample.errors = errors;
+  return sample;
+}
+
+// A load measured against its base in alternating rounds (base, measured, base, ...), so
+// that a drift of the machine's speed during the run weighs on both alike.
+struct Compared {
+  Result measured, base;
+};
+
+template <typename MeasuredCall, typename BaseCall>
+Compared Compare(const MeasuredCall& measured_call, const BaseCall& base_call) {
+  const int rounds = std::max(1, absl::GetFlag(FLAGS_rounds));
+  const double seconds = absl::GetFlag(FLAGS_seconds) / rounds;
+  Sample measured, base;
+  for (int round = 0; round < rounds; ++round) {
+    base.Add(RunLoad(base_call, seconds));
+    measured.Add(RunLoad(measured_call, seconds));
+  }
+  return {Summarize(std::move(measured)), Summarize(std::move(base))};
 }
 
 // The next of `items`, cycling; shared by the load's callbacks.
@@ -102,10 +143,9 @@ class Cycle {
   std::atomic<size_t> next_{0};
 };
 
-// Keeps `in_flight` Apply calls running, cycling through `requests`.
-Result LoadApply(v1::Engine::Stub& stub, const std::vector<v1::ApplyRequest>& requests) {
-  Cycle<v1::ApplyRequest> cycle(requests);
-  return RunLoad([&](auto done) {
+// Starts one Apply call of `cycle`'s requests (for RunLoad).
+auto ApplyCalls(v1::Engine::Stub& stub, Cycle<v1::ApplyRequest>& cycle) {
+  return [&stub, &cycle](auto done) {
     auto* context = new grpc::ClientContext();
     auto* response = new v1::ApplyResponse();
     stub.async()->Apply(context, &cycle.Next(), response, [=](grpc::Status status) {
@@ -113,13 +153,12 @@ Result LoadApply(v1::Engine::Stub& stub, const std::vector<v1::ApplyRequest>& re
       delete response;
       delete context;
     });
-  });
+  };
 }
 
-// Keeps `in_flight` echo calls running, cycling through `payloads`.
-Result LoadEcho(grpc::GenericStub& stub, const std::vector<std::string>& payloads) {
-  Cycle<std::string> cycle(payloads);
-  return RunLoad([&](auto done) {
+// Starts one echo call of `cycle`'s payloads (for RunLoad).
+auto EchoCalls(grpc::GenericStub& stub, Cycle<std::string>& cycle) {
+  return [&stub, &cycle](auto done) {
     auto* context = new grpc::ClientContext();
     auto* out = new grpc::ByteBuffer();
     grpc::Slice slice(cycle.Next());
@@ -130,7 +169,7 @@ Result LoadEcho(grpc::GenericStub& stub, const std::vector<std::string>& payload
                      delete out;
                      delete context;
                    });
-  });
+  };
 }
 
 void PrintRow(const std::string& game, const char* call, double bytes, const Result& measured,
@@ -231,14 +270,21 @@ int main(int argc, char** argv) {
     if (!only.empty() && std::find(only.begin(), only.end(), game->name()) == only.end()) continue;
     const std::vector<v1::ApplyRequest> apply = SeededGameApplyRequests(*game);
     const std::vector<std::string> apply_bytes = Encoded(apply);
-    const Result unsealed = LoadApply(*stub, apply);
-    PrintRow(game->name(), "Apply", MeanBytes(apply_bytes), unsealed, LoadEcho(echo_stub, apply_bytes));
+    Cycle<v1::ApplyRequest> apply_cycle(apply);
+    Cycle<std::string> apply_echo_cycle(apply_bytes);
+    const Compared unsealed = Compare(ApplyCalls(*stub, apply_cycle), EchoCalls(echo_stub, apply_echo_cycle));
+    PrintRow(game->name(), "Apply", MeanBytes(apply_bytes), unsealed.measured, unsealed.base);
     const std::vector<v1::ApplyRequest> sealed = SealedAll(apply, sealer);
-    PrintRow(game->name(), "sealed", MeanBytes(sealed), LoadApply(*stub, sealed), unsealed);
+    Cycle<v1::ApplyRequest> sealed_cycle(sealed);
+    const Compared sealing = Compare(ApplyCalls(*stub, sealed_cycle), ApplyCalls(*stub, apply_cycle));
+    PrintRow(game->name(), "sealed", MeanBytes(sealed), sealing.measured, sealing.base);
     const std::vector<v1::ApplyRequest> combined = CombinedAll(apply);
     const std::vector<std::string> response_sized = ResponseSized(*stub, combined);
-    PrintRow(game->name(), "combined", MeanBytes(response_sized), LoadApply(*stub, combined),
-             LoadEcho(echo_stub, response_sized));
+    Cycle<v1::ApplyRequest> combined_cycle(combined);
+    Cycle<std::string> combined_echo_cycle(response_sized);
+    const Compared combining =
+        Compare(ApplyCalls(*stub, combined_cycle), EchoCalls(echo_stub, combined_echo_cycle));
+    PrintRow(game->name(), "combined", MeanBytes(response_sized), combining.measured, combining.base);
   }
   return 0;
 }
