@@ -14,13 +14,15 @@
 # three. Same seed, same bytes, on any thread count.
 #
 # Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
-# (learn/trainer.h), 6-29 minutes each on one core. Today's trainer made Sultan's for two,
-# three and five players and Morgenland's for three and five (their four-player settings),
-# and Moonlight Market's (rollouts played out at random); those of Sultan and Moonlight
-# Market were checked byte for byte against a second run. Sultan's and Morgenland's
-# four-player networks were made with their settings at commit 97e26d8; the trainer has
-# changed since (input layout, rollout candidates and targets), so running it now trains new
-# networks for them, not byte-identical copies. To reproduce those committed files:
+# (learn/trainer.h), half a minute to 29 minutes each on one core. Today's trainer made
+# Sultan's for two, three and five players and Morgenland's for three and five (their
+# four-player settings), and Moonlight Market's for one to five players (rollouts played out
+# at random, the same settings at every size); Sultan's three-player network and Moonlight
+# Market's for one, two and four players were checked byte for byte against a second run.
+# Sultan's and Morgenland's four-player networks were made with their settings at commit
+# 97e26d8; the trainer has changed since (input layout, rollout candidates and targets), so
+# running it now trains new networks for them, not byte-identical copies. To reproduce those
+# committed files:
 #   git worktree add /tmp/gavel-97e26d8 97e26d8 && /tmp/gavel-97e26d8/scripts/train.sh <game>
 set -euo pipefail
 cd "$(dirname "$0")/.."
