@@ -45,15 +45,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One stretch of load: how many calls completed in how long, and their latencies.
+// One stretch of load: the latency of every call that completed, in how long.
 struct Sample {
-  int64_t calls = 0;
   double seconds = 0;
   std::vector<double> latencies_us;
   int64_t errors = 0;
 
   void Add(const Sample& other) {
-    calls += other.calls;
     seconds += other.seconds;
     latencies_us.insert(latencies_us.end(), other.latencies_us.begin(), other.latencies_us.end());
     errors += other.errors;
@@ -69,7 +67,7 @@ struct Result {
 Result Summarize(Sample sample) {
   std::sort(sample.latencies_us.begin(), sample.latencies_us.end());
   const std::vector<double>& sorted = sample.latencies_us;
-  return {.calls_per_second = static_cast<double>(sample.calls) / sample.seconds,
+  return {.calls_per_second = static_cast<double>(sorted.size()) / sample.seconds,
           .p50_us = sorted[sorted.size() / 2],
           .p99_us = sorted[sorted.size() * 99 / 100],
           .errors = sample.errors};
@@ -108,7 +106,6 @@ Sample RunLoad(const StartCall& start_call, double seconds) {
   std::unique_lock lock(mutex);
   all_done.wait(lock, [&] { return running == 0; });
   sample.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
-  sample.calls = static_cast<int64_t>(sample.latencies_us.size());
   sample.errors = errors;
   return sample;
 }
