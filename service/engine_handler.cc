@@ -1,10 +1,13 @@
 #include "service/engine_handler.h"
 
+#include <cstring>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/wire_format_lite.h"
 
 namespace gavel::service {
 namespace {
@@ -113,17 +116,56 @@ void FillStatus(const State& state, const Caller& caller, v1::GameStatus* status
   }
 }
 
-// The moves of the seat to move, with id, detail and text.
-void AddLegalMoves(const State& state, google::protobuf::RepeatedPtrField<v1::Move>* out) {
+void DescribeMove(const State& state, Move move, v1::Move* out) {
+  out->set_id(move.id);
+  state.MoveDetail(move, out->mutable_detail());
+  out->set_text(state.MoveText(move));
+}
+
+// Appends one entry of a repeated message field `field`: its tag, length and `size` bytes
+// from `write`, which returns their end.
+template <typename Write>
+void AppendEntry(int field, size_t size, const Write& write, std::string* out) {
+  using google::protobuf::internal::WireFormatLite;
+  const size_t at = out->size();
+  out->resize(at + WireFormatLite::TagSize(field, WireFormatLite::TYPE_MESSAGE) +
+              WireFormatLite::LengthDelimitedSize(size));
+  uint8_t* end = reinterpret_cast<uint8_t*>(out->data()) + at;
+  end = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, end);
+  end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), end);
+  write(end);
+}
+
+// Appends `moves` to `out` as the wire bytes of entries of a repeated Move field: the bytes
+// the game keeps ready, or else the move described through one reused message.
+void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, std::string* out) {
+  thread_local v1::Move scratch;  // off any arena: its strings keep their capacity
+  for (Move move : moves) {
+    const absl::string_view ready = state.EncodedMove(move);
+    if (!ready.empty()) {
+      AppendEntry(field, ready.size(), [&](uint8_t* at) { std::memcpy(at, ready.data(), ready.size()); }, out);
+      continue;
+    }
+    scratch.mutable_detail()->Clear();
+    DescribeMove(state, move, &scratch);
+    AppendEntry(field, scratch.ByteSizeLong(), [&](uint8_t* at) { scratch.SerializeWithCachedSizesToArray(at); },
+                out);
+  }
+}
+
+// The moves of the seat to move, with id, detail and text: into `out`, or, with a tail,
+// encoded into it as entries of the response's field `field`.
+void AddLegalMoves(const State& state, int field, google::protobuf::RepeatedPtrField<v1::Move>* out,
+                   ResponseTail* tail) {
   std::vector<Move> moves;
   state.LegalMoves(moves);
-  out->Reserve(static_cast<int>(moves.size()));
-  for (Move move : moves) {
-    v1::Move* described = out->Add();
-    described->set_id(move.id);
-    state.MoveDetail(move, described->mutable_detail());
-    described->set_text(state.MoveText(move));
+  if (tail != nullptr) {
+    tail->bytes.reserve(tail->bytes.size() + 128 * moves.size());
+    EncodeMoves(state, moves, field, &tail->bytes);
+    return;
   }
+  out->Reserve(static_cast<int>(moves.size()));
+  for (Move move : moves) DescribeMove(state, move, out->Add());
 }
 
 // The seats whose views `include` asks for; an error names a seat out of range or one the
@@ -143,7 +185,7 @@ absl::StatusOr<SeatMask> ViewSeats(const v1::Include& include, const State& stat
 // What `include` asks for about the new state: the mover's legal moves, views, the hash.
 template <typename Response>
 absl::Status FillIncluded(const v1::Include& include, const State& state, const Caller& caller,
-                          Response* response) {
+                          Response* response, ResponseTail* tail) {
   GAVEL_ASSIGN_OR_RETURN(const SeatMask view_seats, ViewSeats(include, state, caller));
   if (include.state_hash() && !caller.owner())
     return absl::PermissionDeniedError(
@@ -151,7 +193,7 @@ absl::Status FillIncluded(const v1::Include& include, const State& state, const 
         "about hidden information)");
   const bool mover_allowed = caller.owner() || state.to_move() == caller.access.seat;
   if (include.legal_moves() && !state.finished() && mover_allowed)
-    AddLegalMoves(state, response->mutable_legal_moves());
+    AddLegalMoves(state, Response::kLegalMovesFieldNumber, response->mutable_legal_moves(), tail);
   for (Seat seat = 0; seat < state.seats(); ++seat)
     if (view_seats & OnlySeat(seat)) state.Observe(seat, response->add_views());
   if (include.state_hash()) response->set_state_hash(state.Hash());
@@ -249,13 +291,23 @@ absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sea
   return header;
 }
 
+size_t SizeWithTail(const google::protobuf::MessageLite& response, const ResponseTail& tail) {
+  return response.ByteSizeLong() + tail.bytes.size();
+}
+
+uint8_t* WriteWithTail(const google::protobuf::MessageLite& response, const ResponseTail& tail, uint8_t* out) {
+  uint8_t* end = response.SerializeWithCachedSizesToArray(out);
+  std::memcpy(end, tail.bytes.data(), tail.bytes.size());
+  return end + tail.bytes.size();
+}
+
 absl::Status ListGames(const v1::ListGamesRequest&, v1::ListGamesResponse* response) {
   for (const Game* game : AllGames()) FillInfo(game->info(), response->add_games());
   return absl::OkStatus();
 }
 
 absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response,
-                     const Sealer* sealer) {
+                     const Sealer* sealer, ResponseTail* tail) {
   if (request.seal() && sealer == nullptr)
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.game()));
@@ -264,7 +316,7 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   GAVEL_ASSIGN_OR_RETURN(auto state,
                          game->NewGame(request.players(), request.seed(), options, &log));
   const Caller owner;
-  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response));
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, tail));
   if (request.seal())
     GAVEL_RETURN_IF_ERROR(SealNewTable(*state, *sealer, response->mutable_sealed()));
   else
@@ -275,17 +327,19 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
 }
 
 absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
-                        const Sealer* sealer) {
+                        const Sealer* sealer, ResponseTail* tail) {
   GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
   const State& state = *opened.state;
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
   FillStatus(state, opened.caller, response->mutable_status());
-  if (state.to_move() == request.seat()) AddLegalMoves(state, response->mutable_moves());
+  if (state.to_move() == request.seat())
+    AddLegalMoves(state, v1::LegalMovesResponse::kMovesFieldNumber, response->mutable_moves(), tail);
   return absl::OkStatus();
 }
 
-absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer) {
+absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer,
+                   ResponseTail* tail) {
   GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
   State& state = *opened.state;
   const Caller& caller = opened.caller;
@@ -294,7 +348,7 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_ASSIGN_OR_RETURN(auto move, state.game().ParseMove(request.move()));
   EventLog log(response->GetArena());
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
-  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response));
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
   if (caller.sealed) {
     GAVEL_ASSIGN_OR_RETURN(std::string token, Reseal(state, caller.token, *sealer, response->GetArena()));
     response->set_token(std::move(token));

@@ -1,14 +1,14 @@
 #include "service/engine_server.h"
 
-#include "engine/core/status.h"
+#include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status.h"
 #include "google/protobuf/arena.h"
 #include "gavel/v1/engine.grpc.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/support/proto_buffer_reader.h"
-#include "grpcpp/support/proto_buffer_writer.h"
 #include "grpcpp/resource_quota.h"
 #include "service/engine_handler.h"
 #include "service/grpc_status.h"
@@ -43,6 +43,19 @@ template <typename Response>
 bool FinishesGame(const Response&) { return false; }
 bool FinishesGame(const v1::ApplyResponse& response) { return response.status().finished(); }
 
+// The response's serialization followed by `tail`, in one slice.
+absl::Status Serialize(const google::protobuf::MessageLite& response, const ResponseTail& tail,
+                       grpc::ByteBuffer* out) {
+  const size_t size = SizeWithTail(response, tail);
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max()))
+    return absl::ResourceExhaustedError("the response would exceed 2 GiB");
+  grpc::Slice slice(size);
+  WriteWithTail(response, tail, const_cast<uint8_t*>(slice.begin()));
+  grpc::ByteBuffer buffer(&slice, 1);
+  out->Swap(&buffer);
+  return absl::OkStatus();
+}
+
 // Parses the request, runs the handler, serializes the response, records metrics.
 template <typename Request, typename Response, typename Handler>
 absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc::ByteBuffer& in,
@@ -56,6 +69,7 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
   google::protobuf::Arena arena(arena_options);
   Request& request = *google::protobuf::Arena::CreateMessage<Request>(&arena);
   Response& response = *google::protobuf::Arena::CreateMessage<Response>(&arena);
+  ResponseTail tail;
   grpc::ByteBuffer copy(in);  // the reader consumes its buffer
   absl::Status status;
   if (!grpc::GenericDeserialize<grpc::ProtoBufferReader, Request>(&copy, &request).ok()) {
@@ -63,13 +77,9 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
                                                      " bytes) is not a well-formed ",
                                                      Request::descriptor()->full_name()));
   } else {
-    status = handler(request, &response);
+    status = handler(request, &response, &tail);
   }
-  if (status.ok()) {
-    bool own_buffer = false;
-    status = ToAbslStatus(
-        grpc::GenericSerialize<grpc::ProtoBufferWriter, Response>(response, out, &own_buffer));
-  }
+  if (status.ok()) status = Serialize(response, tail, out);
   if (!status.ok()) spdlog::debug("{} refused: {}", std::string(rpc), status.ToString());
   if (metrics) {
     const std::string game = GameLabel(GameOf(request));
@@ -88,15 +98,24 @@ class EngineService final : public RawEngine {
   EngineService(ServiceMetrics* metrics, const Sealer* sealer) : metrics_(metrics), sealer_(sealer) {}
 
  private:
-  // The handlers that serve sealed tables get the sealer; the others do not take one.
+  // Every handler is called as (request, response, tail): those that serve sealed tables
+  // get the sealer, those that list moves the tail.
   template <typename Request, typename Response>
   auto Bind(absl::Status (*handler)(const Request&, Response*)) const {
-    return handler;
+    return [handler](const Request& request, Response* response, ResponseTail*) {
+      return handler(request, response);
+    };
   }
   template <typename Request, typename Response>
   auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*)) const {
-    return [handler, sealer = sealer_](const Request& request, Response* response) {
+    return [handler, sealer = sealer_](const Request& request, Response* response, ResponseTail*) {
       return handler(request, response, sealer);
+    };
+  }
+  template <typename Request, typename Response>
+  auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*, ResponseTail*)) const {
+    return [handler, sealer = sealer_](const Request& request, Response* response, ResponseTail* tail) {
+      return handler(request, response, sealer, tail);
     };
   }
 

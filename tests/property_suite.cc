@@ -79,14 +79,21 @@ void CheckState(const Config& config, const State& state, uint64_t seed, int ste
   for (Move move : legal) distinct.insert(move.id);
   EXPECT_EQ(distinct.size(), legal.size()) << "duplicate legal moves";
 
-  // Every legal move is accepted and its detail decodes back to the same id.
+  // Every legal move is accepted and its detail decodes back to the same id; the bytes a
+  // game keeps ready for a move are exactly its description.
   for (Move move : legal) {
     ASSERT_TRUE(state.IsLegal(move)) << state.MoveText(move);
     v1::Move proto;
+    proto.set_id(move.id);
     state.MoveDetail(move, proto.mutable_detail());
+    proto.set_text(state.MoveText(move));
     auto parsed = game.ParseMove(proto);
     ASSERT_TRUE(parsed.ok()) << parsed.status();
     EXPECT_EQ(parsed->id, move.id) << state.MoveText(move);
+    const absl::string_view encoded = state.EncodedMove(move);
+    if (!encoded.empty()) {
+      EXPECT_EQ(encoded, proto.SerializeAsString()) << state.MoveText(move);
+    }
   }
 
   // The view filter: the mover's view survives resampling unchanged (so it cannot

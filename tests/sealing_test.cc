@@ -15,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/engine_handler.h"
+#include "tests/support/test_games.h"
 #include "service/sealing.h"
 #include "service/xaes256gcm.h"
 
@@ -431,66 +432,61 @@ void ExpectOnlyTheSeatsShare(const v1::ApplyResponse& sealed, const v1::ApplyRes
 // exactly the states of unsealed play, and each seat sees exactly its own share.
 TEST_F(SealedPlay, EveryGameToTheEndEqualsUnsealedPlay) {
   std::mt19937 random(11);
-  for (const Game* game : AllGames()) {
-    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
-      SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
-      v1::NewGameRequest request;
-      request.set_game(game->name());
-      request.set_players(players);
-      request.set_seed(players * 7 + 1);
-      request.set_per_seat_events(true);
-      v1::NewGameResponse plain_start, sealed_start;
-      ASSERT_TRUE(NewGame(request, &plain_start).ok());
-      request.set_seal(true);
-      ASSERT_TRUE(NewGame(request, &sealed_start, &sealer_).ok());
-      ASSERT_FALSE(sealed_start.has_state());
-      const v1::SealedTable& table = sealed_start.sealed();
-      ASSERT_EQ(table.seat_capabilities_size(), plain_start.status().seats());
-      EXPECT_EQ(Inside(table.token()).SerializeAsString(), plain_start.state().SerializeAsString());
+  for (const auto& [game, players] : testing::EveryTableSize()) {
+    SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
+    v1::NewGameRequest request = testing::NewGameRequestFor(*game, players, players * 7 + 1);
+    request.set_per_seat_events(true);
+    v1::NewGameResponse plain_start, sealed_start;
+    ASSERT_TRUE(NewGame(request, &plain_start).ok());
+    request.set_seal(true);
+    ASSERT_TRUE(NewGame(request, &sealed_start, &sealer_).ok());
+    ASSERT_FALSE(sealed_start.has_state());
+    const v1::SealedTable& table = sealed_start.sealed();
+    ASSERT_EQ(table.seat_capabilities_size(), plain_start.status().seats());
+    EXPECT_EQ(Inside(table.token()).SerializeAsString(), plain_start.state().SerializeAsString());
 
-      v1::GameState state = plain_start.state();
-      std::string token = table.token();
-      int to_move = plain_start.status().to_move();
-      uint32_t moves = 0;
-      while (to_move >= 0) {
-        v1::LegalMovesRequest legal_request;
-        *legal_request.mutable_state() = Sealed(token, table.seat_capabilities(to_move));
-        legal_request.set_seat(to_move);
-        v1::LegalMovesResponse legal;
-        ASSERT_TRUE(LegalMoves(legal_request, &legal, &sealer_).ok());
-        ASSERT_FALSE(legal.moves().empty());
-        const v1::Move move = legal.moves(random() % legal.moves_size());
+    v1::GameState state = plain_start.state();
+    std::string token = table.token();
+    int to_move = plain_start.status().to_move();
+    uint32_t moves = 0;
+    while (to_move >= 0) {
+      v1::LegalMovesRequest legal_request;
+      *legal_request.mutable_state() = Sealed(token, table.seat_capabilities(to_move));
+      legal_request.set_seat(to_move);
+      v1::LegalMovesResponse legal;
+      ASSERT_TRUE(LegalMoves(legal_request, &legal, &sealer_).ok());
+      ASSERT_FALSE(legal.moves().empty());
+      const v1::Move move = legal.moves(random() % legal.moves_size());
 
-        v1::ApplyRequest apply;
-        *apply.mutable_move() = move;
-        apply.set_per_seat_events(true);
-        apply.mutable_include()->set_all_views(true);
-        *apply.mutable_state() = Full(state);
-        v1::ApplyResponse plain, sealed;
-        ASSERT_TRUE(Apply(apply, &plain).ok());
-        *apply.mutable_state() = Sealed(token, table.seat_capabilities(to_move));
-        ASSERT_TRUE(Apply(apply, &sealed, &sealer_).ok());
-        ExpectOnlyTheSeatsShare(sealed, plain, to_move);
-        ASSERT_EQ(sealed.views_size(), 1);
-        EXPECT_EQ(sealed.views(0).SerializeAsString(), plain.views(to_move).SerializeAsString());
-        EXPECT_EQ(Inside(sealed.token()).SerializeAsString(), plain.state().SerializeAsString());
-        EXPECT_EQ(ReadTokenHeader(sealed.token())->move_number, ++moves);
-        state = plain.state();
-        token = sealed.token();
-        to_move = plain.status().finished() ? -1 : plain.status().to_move();
-        if (HasFailure()) return;
-      }
-      // The owner sees what the full state shows.
-      v1::ObserveRequest observe;
-      *observe.mutable_state() = Sealed(token, table.owner_capability());
-      observe.set_seat(0);
-      v1::ObserveResponse by_owner, by_state;
-      ASSERT_TRUE(Observe(observe, &by_owner, &sealer_).ok());
-      *observe.mutable_state() = Full(state);
-      ASSERT_TRUE(Observe(observe, &by_state).ok());
-      EXPECT_EQ(by_owner.SerializeAsString(), by_state.SerializeAsString());
-      EXPECT_TRUE(by_owner.status().finished());
+      v1::ApplyRequest apply;
+      *apply.mutable_move() = move;
+      apply.set_per_seat_events(true);
+      apply.mutable_include()->set_all_views(true);
+      *apply.mutable_state() = Full(state);
+      v1::ApplyResponse plain, sealed;
+      ASSERT_TRUE(Apply(apply, &plain).ok());
+      *apply.mutable_state() = Sealed(token, table.seat_capabilities(to_move));
+      ASSERT_TRUE(Apply(apply, &sealed, &sealer_).ok());
+      ExpectOnlyTheSeatsShare(sealed, plain, to_move);
+      ASSERT_EQ(sealed.views_size(), 1);
+      EXPECT_EQ(sealed.views(0).SerializeAsString(), plain.views(to_move).SerializeAsString());
+      EXPECT_EQ(Inside(sealed.token()).SerializeAsString(), plain.state().SerializeAsString());
+      EXPECT_EQ(ReadTokenHeader(sealed.token())->move_number, ++moves);
+      state = plain.state();
+      token = sealed.token();
+      to_move = plain.status().finished() ? -1 : plain.status().to_move();
+      if (HasFailure()) return;
     }
+    // The owner sees what the full state shows.
+    v1::ObserveRequest observe;
+    *observe.mutable_state() = Sealed(token, table.owner_capability());
+    observe.set_seat(0);
+    v1::ObserveResponse by_owner, by_state;
+    ASSERT_TRUE(Observe(observe, &by_owner, &sealer_).ok());
+    *observe.mutable_state() = Full(state);
+    ASSERT_TRUE(Observe(observe, &by_state).ok());
+    EXPECT_EQ(by_owner.SerializeAsString(), by_state.SerializeAsString());
+    EXPECT_TRUE(by_owner.status().finished());
   }
 }
 

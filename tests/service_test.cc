@@ -210,40 +210,35 @@ TEST_F(EngineServerTest, IncludedMovesViewsEventsAndHashEqualTheSeparateCalls) {
   include.set_legal_moves(true);
   include.set_all_views(true);
   include.set_state_hash(true);
-  for (const Game* game : AllGames()) {
-    for (int players = game->info().min_players; players <= game->info().max_players; ++players) {
-      SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
-      v1::NewGameRequest request;
-      request.set_game(game->name());
-      request.set_players(players);
-      request.set_seed(players * 31);
-      request.set_per_seat_events(true);
-      *request.mutable_include() = include;
-      v1::NewGameResponse created;
-      grpc::ClientContext context;
-      ASSERT_TRUE(stub().NewGame(&context, request, &created).ok());
-      ExpectIncludedEqualsSeparateCalls(created);
-      v1::GameState state = created.state();
-      v1::GameStatus status = created.status();
-      std::vector<v1::Move> legal(created.legal_moves().begin(), created.legal_moves().end());
-      while (!status.finished()) {
-        const v1::Move move = legal[random() % legal.size()];
-        v1::ApplyResponse plain, combined;
-        ASSERT_TRUE(Apply(state, move, &plain, std::nullopt, /*per_seat_events=*/true).ok());
-        ASSERT_TRUE(Apply(state, move, &combined, std::nullopt, true, &include).ok());
-        ExpectIncludedEqualsSeparateCalls(combined);
-        EXPECT_EQ(combined.state().SerializeAsString(), plain.state().SerializeAsString());
-        ASSERT_EQ(combined.seat_events_size(), plain.seat_events_size());
-        for (int i = 0; i < plain.seat_events_size(); ++i)
-          EXPECT_EQ(combined.seat_events(i).SerializeAsString(),
-                    plain.seat_events(i).SerializeAsString());
-        state = combined.state();
-        status = combined.status();
-        legal.assign(combined.legal_moves().begin(), combined.legal_moves().end());
-        if (::testing::Test::HasFailure()) return;
-      }
-      EXPECT_TRUE(legal.empty());
+  for (const auto& [game, players] : testing::EveryTableSize()) {
+    SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
+    v1::NewGameRequest request = testing::NewGameRequestFor(*game, players, players * 31);
+    request.set_per_seat_events(true);
+    *request.mutable_include() = include;
+    v1::NewGameResponse created;
+    grpc::ClientContext context;
+    ASSERT_TRUE(stub().NewGame(&context, request, &created).ok());
+    ExpectIncludedEqualsSeparateCalls(created);
+    v1::GameState state = created.state();
+    v1::GameStatus status = created.status();
+    std::vector<v1::Move> legal(created.legal_moves().begin(), created.legal_moves().end());
+    while (!status.finished()) {
+      const v1::Move move = legal[random() % legal.size()];
+      v1::ApplyResponse plain, combined;
+      ASSERT_TRUE(Apply(state, move, &plain, std::nullopt, /*per_seat_events=*/true).ok());
+      ASSERT_TRUE(Apply(state, move, &combined, std::nullopt, true, &include).ok());
+      ExpectIncludedEqualsSeparateCalls(combined);
+      EXPECT_EQ(combined.state().SerializeAsString(), plain.state().SerializeAsString());
+      ASSERT_EQ(combined.seat_events_size(), plain.seat_events_size());
+      for (int i = 0; i < plain.seat_events_size(); ++i)
+        EXPECT_EQ(combined.seat_events(i).SerializeAsString(),
+                  plain.seat_events(i).SerializeAsString());
+      state = combined.state();
+      status = combined.status();
+      legal.assign(combined.legal_moves().begin(), combined.legal_moves().end());
+      if (::testing::Test::HasFailure()) return;
     }
+    EXPECT_TRUE(legal.empty());
   }
 }
 

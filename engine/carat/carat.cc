@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/carat/carat_wire.h"
+#include "engine/core/encoded_moves.h"
 #include "engine/core/move_texts.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
@@ -357,6 +358,11 @@ void BuildMoveDetail(Move move, v1::CaratMove* out) {
 void CaratState::MoveDetail(Move move, google::protobuf::Any* detail) const {
   static const PackedMoveDetails<v1::CaratMove> details(kMoveIds, BuildMoveDetail);
   details.Pack(move, detail);
+}
+
+absl::string_view CaratState::EncodedMove(Move move) const {
+  static const EncodedMoves encoded(kMoveIds, PlaceText, BuildMoveDetail);
+  return encoded.Find(move);
 }
 
 }  // namespace gavel::carat

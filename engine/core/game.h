@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/core/options.h"
 #include "engine/core/types.h"
 #include "gavel/v1/engine.pb.h"
@@ -121,6 +122,9 @@ class State {
   virtual std::string MoveText(Move move) const = 0;
   // The game's move message for `move`, packed.
   virtual void MoveDetail(Move move, google::protobuf::Any* detail) const = 0;
+  // The serialized v1::Move of `move` (its id, MoveDetail and MoveText) when the game keeps
+  // it ready because it depends on the id alone (engine/core/encoded_moves.h), else empty.
+  virtual absl::string_view EncodedMove(Move) const { return {}; }
 
   // The full state, hidden information and RNG included, for trusted callers.
   virtual void Serialize(v1::GameState* out) const = 0;

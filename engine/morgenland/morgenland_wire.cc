@@ -1,6 +1,7 @@
 // Morgenland's wire forms: the full state and its decoding, move texts, details and decoding.
 #include "engine/morgenland/morgenland_wire.h"
 
+#include "engine/core/encoded_moves.h"
 #include "engine/core/move_texts.h"
 #include "engine/core/proto_util.h"
 
@@ -207,6 +208,11 @@ void BuildMoveDetail(Move move, v1::MorgenlandMove* out) {
 void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const {
   static const PackedMoveDetails<v1::MorgenlandMove> details(kSpellBase, BuildMoveDetail);
   details.Pack(move, detail);
+}
+
+absl::string_view MorgenlandState::EncodedMove(Move move) const {
+  static const EncodedMoves encoded(kSpellBase, FixedText, BuildMoveDetail);
+  return encoded.Find(move);
 }
 
 }  // namespace gavel::morgenland

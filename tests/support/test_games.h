@@ -5,6 +5,8 @@
 // game is built (GAVEL_HAS_GAME_<name>, defined in tests/CMakeLists.txt).
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/core/registry.h"
 
@@ -19,6 +21,24 @@ inline const Game& TestGame() {
 inline int TestPlayers(int wanted) {
   const GameInfo& info = TestGame().info();
   return std::clamp(wanted, info.min_players, info.max_players);
+}
+
+// Every game of the build at every table size it allows.
+inline std::vector<std::pair<const Game*, int>> EveryTableSize() {
+  std::vector<std::pair<const Game*, int>> tables;
+  for (const Game* game : AllGames())
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players)
+      tables.emplace_back(game, players);
+  return tables;
+}
+
+// A NewGame request for `game` at `players` with `seed`.
+inline v1::NewGameRequest NewGameRequestFor(const Game& game, int players, uint64_t seed) {
+  v1::NewGameRequest request;
+  request.set_game(game.name());
+  request.set_players(players);
+  request.set_seed(seed);
+  return request;
 }
 
 // The full protobuf type name of a packed message, e.g. "gavel.v1.SultanState".
