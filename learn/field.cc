@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/core/seating.h"
+
 namespace gavel::learn {
 namespace {
 
@@ -28,13 +30,14 @@ struct SeatResult {
 
 absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::span<const FieldEntry> field,
                                                        const std::vector<int>& table,
-                                                       const std::vector<Seat>& deciders, int seats,
+                                                       int groups, const std::vector<Seat>& deciders, int seats,
                                                        const FieldOptions& options, int deal, int rotation) {
   const int k = static_cast<int>(deciders.size());
   std::vector<Policy> policies(static_cast<size_t>(seats), RandomPolicy());  // automata: never asked
   std::vector<int> entry_of(static_cast<size_t>(seats), -1);
+  const std::vector<int> seated = SeatedEntries(table, groups, deal, rotation);
   for (int s = 0; s < k; ++s) {
-    const int entry = table[static_cast<size_t>((s + rotation) % k)];
+    const int entry = seated[static_cast<size_t>(s)];
     policies[static_cast<size_t>(deciders[static_cast<size_t>(s)])] = field[static_cast<size_t>(entry)].policy;
     entry_of[static_cast<size_t>(deciders[static_cast<size_t>(s)])] = entry;
   }
@@ -55,6 +58,14 @@ absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::sp
 }
 
 }  // namespace
+
+std::vector<int> SeatedEntries(const std::vector<int>& table, int groups, int deal, int rotation) {
+  const std::vector<int> order = CyclicOrder(table, static_cast<uint64_t>(deal / groups));
+  const size_t k = order.size();
+  std::vector<int> seated(k);
+  for (size_t s = 0; s < k; ++s) seated[s] = order[(s + static_cast<size_t>(rotation)) % k];
+  return seated;
+}
 
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
                                                     const FieldOptions& options) {
@@ -79,8 +90,9 @@ absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<
   std::vector<absl::StatusOr<std::vector<SeatResult>>> results(static_cast<size_t>(matches));
   ParallelFor(matches, options.threads, [&](int m) {
     const int deal = m / k;
-    results[static_cast<size_t>(m)] = PlayFieldMatch(game, field, tables[static_cast<size_t>(deal) % tables.size()],
-                                                     deciders, seats, options, deal, m % k);
+    results[static_cast<size_t>(m)] =
+        PlayFieldMatch(game, field, tables[static_cast<size_t>(deal) % tables.size()],
+                       static_cast<int>(tables.size()), deciders, seats, options, deal, m % k);
   });
 
   std::vector<FieldRow> rows(static_cast<size_t>(n));

@@ -3,7 +3,9 @@
 // Each deal seats `players` of the field (all of them when the field is as large as the table;
 // otherwise the next combination of the field, in turn, so every group meets equally often;
 // with fewer policies than seats, some hold two), and is played once per rotation of those
-// bots over the seats. Every policy gets a Weng-Lin rating (the arena's), its win rate (a win
+// bots over the seats; the order they sit in around the table changes every time a group
+// comes round (engine/core/seating.h), so nobody always sits after the same policy. Every
+// policy gets a Weng-Lin rating (the arena's), its win rate (a win
 // shared by k counts 1/k) and mean score with its 95% interval.
 #include <span>
 #include <string>
@@ -35,6 +37,11 @@ struct FieldOptions {
   uint64_t seed = 1;
   int threads = 1;  // the result does not depend on it
 };
+
+// Which entry of the field sits at each deciding seat of one match: the deal's `table` of
+// entries in the deal's cyclic order, turned `rotation` seats. `groups`: how many different
+// tables the deals go through in turn.
+std::vector<int> SeatedEntries(const std::vector<int>& table, int groups, int deal, int rotation);
 
 // The field's rows, best conservative rating (mu - 3 sigma) first.
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,

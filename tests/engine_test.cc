@@ -10,6 +10,7 @@
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "engine/core/seating.h"
 #include "engine/core/status.h"
 #include "gavel/v1/engine.pb.h"
 #include "gmock/gmock.h"
@@ -129,6 +130,34 @@ TEST(Ranking, CompetitionAndDense) {
   const std::vector<int> values = {10, 10, 8, 7};
   EXPECT_THAT(CompetitionRanks(values), ElementsAre(1, 1, 3, 4));
   EXPECT_THAT(DenseRanks(values), ElementsAre(1, 1, 2, 3));
+}
+
+// Over (k - 1)! consecutive indices: every cyclic order of k members once, the first member
+// first, and so every member directly after every other one (k - 2)! times.
+TEST(Seating, CyclicOrdersCoverEveryOrderAndBalanceNeighbours) {
+  for (int k = 1; k <= 6; ++k) {
+    SCOPED_TRACE(k);
+    std::vector<int> members;
+    for (int i = 0; i < k; ++i) members.push_back(10 + i);
+    const uint64_t count = CyclicOrderCount(k);
+    std::set<std::vector<int>> orders;
+    std::map<std::pair<int, int>, int> after;  // (member, the one before it) -> times
+    for (uint64_t index = 0; index < count; ++index) {
+      const std::vector<int> order = CyclicOrder(members, index);
+      ASSERT_EQ(order.size(), members.size());
+      EXPECT_EQ(order.front(), members.front());
+      EXPECT_TRUE(std::is_permutation(order.begin(), order.end(), members.begin()));
+      orders.insert(order);
+      for (int s = 0; s < k && k > 1; ++s) ++after[{order[s], order[(s + k - 1) % k]}];
+      EXPECT_EQ(CyclicOrder(members, index + count), order);  // the index wraps
+    }
+    EXPECT_EQ(orders.size(), count);
+    EXPECT_EQ(CyclicOrder(members, 0), members);
+    if (k < 2) continue;
+    EXPECT_EQ(after.size(), static_cast<size_t>(k * (k - 1)));  // never after itself
+    for (const auto& [pair, times] : after) EXPECT_EQ(times, k == 2 ? 1 : static_cast<int>(CyclicOrderCount(k - 1)));
+  }
+  EXPECT_EQ(CyclicOrderCount(5), 24u);
 }
 
 TEST(Registry, EveryGameHasAUniqueNameAndValidInfo) {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
+#include "engine/core/seating.h"
 #include "engine/core/status.h"
 #include "spdlog/spdlog.h"
 
@@ -148,8 +149,12 @@ std::vector<MatchPlan> Schedule(const TournamentOptions& options,
     std::sort(names.begin(), names.end());
     const int wanted = options.players > 0 ? options.players : static_cast<int>(names.size());
     const int seats = std::clamp(wanted, info.min_players, info.max_players);
+    // With more bots than seats, consecutive deals take the next bots in turn; each group
+    // changes its cyclic order every time it comes round (engine/core/seating.h).
+    const int groups = static_cast<int>(names.size()) > seats ? static_cast<int>(names.size()) : 1;
     for (int deal = 0; deal < options.deals; ++deal) {
-      const std::vector<std::string> lineup = TableOf(names, deal, seats);
+      const std::vector<std::string> lineup =
+          CyclicOrder(TableOf(names, deal % groups, seats), static_cast<uint64_t>(deal / groups));
       const uint64_t seed = DealSeed(options.seed, info.name, deal);
       for (int rotation = 0; rotation < seats; ++rotation)
         plans.push_back(MatchPlan{0, info.name, seed, {}, TableOf(lineup, rotation, seats)});

@@ -1,7 +1,9 @@
 #pragma once
 // Tournaments: for every game, the bots that play it meet on seeded deals; each deal is
 // played once per seat rotation (same seed, bots shifted one seat each time), so every bot
-// holds every seat of every deal and luck of the deal cancels out. Matches run
+// holds every seat of every deal and luck of the deal cancels out. The order the bots sit
+// in around the table changes from deal to deal (engine/core/seating.h), so that nobody
+// always sits after the same bot. Matches run
 // concurrently on a fixed number of workers; ratings update in schedule order, so the
 // result does not depend on which match finished first.
 #include <atomic>

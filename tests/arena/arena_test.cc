@@ -806,5 +806,44 @@ TEST(ArenaTest, AnEngineFailureWhileAskingABotIsNotTheBotsFault) {
   server->Shutdown();
 }
 
+
+// The schedule changes the bots' cyclic order from deal to deal: with four bots at four
+// seats, over 6 deals in their rotations every bot holds every seat 6 times and sits
+// directly after every other bot 8 times; with five bots, each group of four comes round
+// in turn and over 30 deals every bot sits after every other one 24 times.
+TEST(ArenaTest, ScheduleBalancesSeatsAndNeighbours) {
+  const auto count = [](int bots, int deals) {
+    std::vector<v1::Hello> hellos(static_cast<size_t>(bots));
+    for (int i = 0; i < bots; ++i) {
+      hellos[static_cast<size_t>(i)].set_name(std::string(1, static_cast<char>('a' + i)));
+      hellos[static_cast<size_t>(i)].add_games(TestGame().name());
+    }
+    TournamentOptions options;
+    options.games = {TestGame().name()};
+    options.players = 4;
+    options.deals = deals;
+    std::map<std::pair<std::string, int>, int> at_seat;
+    std::map<std::pair<std::string, std::string>, int> after;
+    const std::vector<MatchPlan> plans = Schedule(options, hellos);
+    EXPECT_EQ(plans.size(), static_cast<size_t>(deals * 4));
+    for (const MatchPlan& plan : plans) {
+      EXPECT_EQ(plan.bots.size(), 4u);
+      for (size_t s = 0; s < plan.bots.size(); ++s) {
+        ++at_seat[{plan.bots[s], static_cast<int>(s)}];
+        ++after[{plan.bots[s], plan.bots[(s + 3) % 4]}];
+      }
+    }
+    return std::pair(at_seat, after);
+  };
+  const auto [four_seats, four_after] = count(4, 6);
+  EXPECT_EQ(four_seats.size(), 16u);
+  for (const auto& [bot_seat, times] : four_seats) EXPECT_EQ(times, 6) << bot_seat.first << bot_seat.second;
+  EXPECT_EQ(four_after.size(), 12u);
+  for (const auto& [pair, times] : four_after) EXPECT_EQ(times, 8) << pair.first << " after " << pair.second;
+  const auto [five_seats, five_after] = count(5, 30);
+  EXPECT_EQ(five_after.size(), 20u);
+  for (const auto& [pair, times] : five_after) EXPECT_EQ(times, 24) << pair.first << " after " << pair.second;
+}
+
 }  // namespace
 }  // namespace gavel::arena

@@ -16,6 +16,7 @@
 #include "learn/search_policy.h"
 #include "learn/trainer.h"
 #include "policy/dirk/dirk.h"
+#include "service/engine_handler.h"
 
 namespace gavel::learn {
 namespace {
@@ -141,6 +142,54 @@ TEST(LearnedBot, TakesTheSeatCountFromTheView) {
     auto chosen = RepositoryWeights().Choose(turn);
     ASSERT_TRUE(chosen.ok()) << chosen.status();
     EXPECT_EQ(*chosen, *(*policy::dirk::Dirk(game->name()))(turn));
+  }
+}
+
+// The legal moves as a bot receives them: the engine's LegalMoves response, written with
+// its tail and parsed back.
+policy::LegalMoves WireLegalMoves(const State& state) {
+  v1::LegalMovesRequest request;
+  state.Serialize(request.mutable_state()->mutable_full());
+  request.set_seat(state.to_move());
+  v1::LegalMovesResponse response;
+  service::ResponseTail tail;
+  EXPECT_TRUE(service::LegalMoves(request, &response, nullptr, &tail).ok());
+  std::string bytes(service::SizeWithTail(response, tail), '\0');
+  service::WriteWithTail(response, tail, reinterpret_cast<uint8_t*>(bytes.data()));
+  v1::LegalMovesResponse received;
+  EXPECT_TRUE(received.ParseFromString(bytes));
+  return received.moves();
+}
+
+// A bot process plays what the same policy plays in-process (gavel-eval, training): at every
+// step of a random game, the learned bot and Dirk choose the same move from the turn built
+// from the wire (the view and the described moves parsed from bytes) as from the state.
+TEST(LearnedBot, ChoosesTheSameOverTheWireAsInProcess) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    auto dirk = policy::dirk::Dirk(game->name());
+    ASSERT_TRUE(dirk.ok());
+    auto state = std::move(*game->NewGame(4, 11, {}));
+    Rng walk(2);
+    std::vector<Move> legal;
+    for (int step = 0; step < 400 && !state->finished(); ++step) {
+      SCOPED_TRACE(step);
+      state->LegalMoves(legal);
+      v1::View view;
+      state->Observe(state->to_move(), &view);
+      v1::View received_view;
+      ASSERT_TRUE(received_view.ParseFromString(view.SerializeAsString()));
+      const policy::LegalMoves described = WireLegalMoves(*state);
+      std::vector<Move> received_legal;
+      for (const v1::Move& move : described) received_legal.push_back(Move{move.id()});
+      ASSERT_EQ(received_legal, legal);
+      Rng local_rng(1), wire_rng(1);
+      const Turn local(*state, view, legal, local_rng);
+      const Turn wire(received_view, received_legal, described, wire_rng);
+      EXPECT_EQ(*RepositoryWeights().Choose(local), *RepositoryWeights().Choose(wire));
+      EXPECT_EQ(*(*dirk)(local), *(*dirk)(wire));
+      state->ApplyLegal(legal[walk.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+    }
   }
 }
 
