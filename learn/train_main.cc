@@ -49,6 +49,10 @@ ABSL_FLAG(std::string, rollout_base, "dirk",
           "rollouts: the policy playing the base games at every seat (dirk, random, ismcts:N)");
 ABSL_FLAG(std::string, rollout_playouts, "",
           "rollouts: the policy playing the compared moves' worlds out (empty: --rollout_base)");
+ABSL_FLAG(std::string, rollout_opponents, "",
+          "rollouts: a population for the other seats of the base games (dirk, random, ismcts:N, "
+          "comma-separated; a name given twice sits twice as often); one seat plays --rollout_base and "
+          "alone is compared. Empty: --rollout_base at every seat");
 ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
 ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
 ABSL_FLAG(int, candidates, 6, "rollouts: moves compared per decision, the advice included (0: all)");
@@ -119,6 +123,11 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
       auto playouts = Named(absl::GetFlag(FLAGS_rollout_playouts), game);
       if (!playouts.ok()) return playouts.status();
       config.playouts = *playouts;
+    }
+    for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_rollout_opponents), ',', absl::SkipEmpty())) {
+      auto member = Named(std::string(name), game);
+      if (!member.ok()) return member.status();
+      config.base_opponents.push_back(*member);
     }
     config.sample_rate = absl::GetFlag(FLAGS_sample_rate);
     config.rollouts = absl::GetFlag(FLAGS_rollouts);

@@ -115,7 +115,7 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
   return absl::OkStatus();
 }
 
-absl::Status Trainer::CompareMoves(const Turn& turn) {
+absl::Status Trainer::CompareMoves(const Turn& turn, const Policy& playouts) {
   std::optional<Move> advice;
   Mlp::Matrix rows;
   GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, {}, &rows, &advice));
@@ -131,7 +131,6 @@ absl::Status Trainer::CompareMoves(const Turn& turn) {
       RolloutCandidates(turn, advice, favourites, config_.candidates, rng_);
   std::vector<uint64_t> world_seeds(static_cast<size_t>(config_.rollouts));
   for (uint64_t& seed : world_seeds) seed = rng_.Next();
-  const Policy& playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
   auto values = PairedRolloutValues(game_, turn.view(), moves, playouts, world_seeds,
                                     config_.rollout_threads);
   if (!values.ok()) return values.status();
@@ -165,14 +164,30 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
   if (!config_.base) return absl::InvalidArgumentError("rollout training needs a base policy");
   auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
   if (!created.ok()) return created.status();
-  return PlayToEnd(**created, [&](const Turn& turn, Seat) -> absl::StatusOr<Move> {
+  // Against a population: one seat is the base policy's, the others each a drawn member.
+  const bool population = !config_.base_opponents.empty();
+  const Seat learner = population ? static_cast<Seat>(rng_.Below(static_cast<uint32_t>((*created)->seats()))) : kNoSeat;
+  std::vector<const Policy*> members(static_cast<size_t>((*created)->seats()), &config_.base->policy);
+  if (population)
+    for (Seat seat = 0; seat < (*created)->seats(); ++seat)
+      if (seat != learner)
+        members[static_cast<size_t>(seat)] =
+            &config_.base_opponents[rng_.Below(static_cast<uint32_t>(config_.base_opponents.size()))].policy;
+  const Policy& learner_playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
+  const Policy playouts = [&](const Turn& turn) -> absl::StatusOr<Move> {
+    const Seat seat = static_cast<Seat>(turn.view().seat());
+    return population && seat != learner ? (*members[static_cast<size_t>(seat)])(turn) : learner_playouts(turn);
+  };
+  return PlayToEnd(**created, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
-    if (legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
-      GAVEL_RETURN_IF_ERROR(CompareMoves(turn));
-    // The base game goes on with the base policy, sometimes at random to widen the states seen.
+    const bool compared = !population || seat == learner;
+    if (compared && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
+      GAVEL_RETURN_IF_ERROR(CompareMoves(turn, playouts));
+    // The base game goes on with each seat's policy, the compared seat sometimes at random
+    // to widen the states seen.
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
-    if (rng_.Below(1000000) < epsilon * 1e6) return move;
-    return config_.base->policy(turn);
+    if (compared && rng_.Below(1000000) < epsilon * 1e6) return move;
+    return (*members[static_cast<size_t>(seat)])(turn);
   }, rng_);
 }
 
@@ -199,13 +214,30 @@ float Trainer::TrainBatch(float learning_rate) {
   return policy_.mutable_network().TrainStep(inputs, targets, learning_rate);
 }
 
+std::vector<Trainer::Opposition> Trainer::Oppositions() const {
+  std::vector<Opposition> oppositions = {{"random", {RandomPolicy()}}};
+  if (!config_.base_opponents.empty()) {
+    Opposition population;
+    for (const NamedPolicy& member : config_.base_opponents) {
+      population.name += population.name.empty() ? member.name : "+" + member.name;
+      population.members.push_back(member.policy);
+    }
+    oppositions.push_back(std::move(population));
+  }
+  for (const NamedPolicy& opponent : config_.eval_opponents) oppositions.push_back({opponent.name, {opponent.policy}});
+  return oppositions;
+}
+
+absl::StatusOr<Evaluation> Trainer::EvaluateAgainst(const Policy& candidate, const Opposition& opposition,
+                                                    int games, uint64_t seed) const {
+  return Evaluate(game_, config_.players, config_.options, candidate, opposition.members, games, seed,
+                  config_.eval_threads);
+}
+
 absl::Status Trainer::EvaluateNow(int episode, TrainProgress* report) {
-  std::vector<NamedPolicy> opponents = {{"random", RandomPolicy()}};
-  opponents.insert(opponents.end(), config_.eval_opponents.begin(), config_.eval_opponents.end());
-  for (const NamedPolicy& opponent : opponents) {
-    auto evaluation = Evaluate(game_, config_.players, config_.options, Greedy(), opponent.policy,
-                               config_.eval_games, config_.seed * 1000003 + episode,
-                               config_.eval_threads);
+  const std::vector<Opposition> opponents = Oppositions();
+  for (const Opposition& opponent : opponents) {
+    auto evaluation = EvaluateAgainst(Greedy(), opponent, config_.eval_games, config_.seed * 1000003 + episode);
     if (!evaluation.ok()) return evaluation.status();
     report->evaluations.emplace_back(opponent.name, *evaluation);
   }
@@ -224,14 +256,14 @@ absl::StatusOr<std::vector<std::pair<double, Evaluation>>> Trainer::TuneMargin(
     const std::vector<double>& margins, int games) {
   if (policy_.AdvisorName().empty()) return absl::FailedPreconditionError("the network takes no advice");
   if (!best_) best_ = policy_;
-  const Policy opponent = config_.eval_opponents.empty() ? RandomPolicy() : config_.eval_opponents[0].policy;
+  const std::vector<Opposition> oppositions = Oppositions();
+  const Opposition& opponent = oppositions[oppositions.size() > 1 ? 1 : 0];
   std::vector<std::pair<double, Evaluation>> results;
   double best_margin = best_->advice_margin(), best_rate = -1;
   for (double margin : margins) {
     QPolicy candidate = *best_;
     candidate.set_advice_margin(margin);
-    auto evaluation = Evaluate(game_, config_.players, config_.options, GreedyOf(candidate), opponent,
-                               games, config_.seed * 7919 + 17, config_.eval_threads);
+    auto evaluation = EvaluateAgainst(GreedyOf(candidate), opponent, games, config_.seed * 7919 + 17);
     if (!evaluation.ok()) return evaluation.status();
     results.emplace_back(margin, *evaluation);
     if (evaluation->win_rate > best_rate) std::tie(best_rate, best_margin) = std::pair(evaluation->win_rate, margin);

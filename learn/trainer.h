@@ -61,6 +61,11 @@ struct TrainConfig {
   // the worlds each sampled decision is played out in, the moves compared per decision.
   std::optional<NamedPolicy> base;
   std::optional<NamedPolicy> playouts;  // plays the compared moves' worlds out instead of `base`
+  // kRollouts against a population: each base game draws one member for every seat but one,
+  // which `base` plays and whose decisions alone are compared, its play-outs meeting the same
+  // opponents (a member named twice sits twice as often). The population also becomes the
+  // selecting evaluation opponent. Empty: `base` plays every seat and every seat is compared.
+  std::vector<NamedPolicy> base_opponents;
   double sample_rate = 0.1;
   int rollouts = 8;
   int candidates = 6;
@@ -81,8 +86,9 @@ struct TrainConfig {
   int eval_threads = 1;
   // The advice margin the learner plays with while training and is evaluated at.
   double advice_margin = 0.05;
-  // Evaluated against random always, and against these; the first one (random if none)
-  // picks the best network seen.
+  // Evaluated against random always, then against `base_opponents` mixed over the seats (when
+  // set), then against copies of each of these; the first after random picks the best
+  // network seen and tunes the margin.
   std::vector<NamedPolicy> eval_opponents;
 };
 
@@ -123,7 +129,8 @@ class Trainer {
   std::vector<SeatPlan> PlanSeats(int seats);
   absl::Status PlayEpisode(double epsilon, double guide_share);
   absl::Status RolloutEpisode(double epsilon);
-  absl::Status CompareMoves(const Turn& turn);
+  // `playouts` plays every seat of the compared moves' worlds.
+  absl::Status CompareMoves(const Turn& turn, const Policy& playouts);
   // Up to config_.network_candidates legal moves other than `reference`, best Q first.
   absl::StatusOr<std::vector<Move>> NetworkFavourites(const Turn& turn, Move reference) const;
   absl::StatusOr<size_t> ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,
@@ -131,6 +138,15 @@ class Trainer {
   void Store(Sample sample);
   float TrainBatch(float learning_rate);
   absl::Status EvaluateNow(int episode, TrainProgress* report);
+  // Who the candidate meets in evaluations: one policy in every other seat, or a population
+  // mixed over them.
+  struct Opposition {
+    std::string name;
+    std::vector<Policy> members;
+  };
+  std::vector<Opposition> Oppositions() const;
+  absl::StatusOr<Evaluation> EvaluateAgainst(const Policy& candidate, const Opposition& opposition, int games,
+                                             uint64_t seed) const;
 
   const Game& game_;
   TrainConfig config_;

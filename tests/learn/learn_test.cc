@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "engine/core/registry.h"
 #include "gmock/gmock.h"
@@ -443,6 +444,48 @@ TEST(Trainer, RolloutWorldsArePlayedOutByThePlayoutPolicy) {
   ASSERT_TRUE(Trainer(game, config).Run([](const TrainProgress&) {}).ok());
   EXPECT_EQ(playout_calls, 0);
   EXPECT_GT(base_calls, base_games_only);
+}
+
+// Against a population, a base game seats the base policy once and drawn members in the
+// other seats: only the base's seat is compared, and its worlds are played out with the
+// members in their seats. The population is the first opposition evaluated after random.
+TEST(Trainer, RolloutsAgainstAPopulationCompareOnlyTheBaseSeat) {
+  const Game& game = *AllGames().front();
+  std::map<std::string, std::set<int>> seats_of;  // policy -> seats it was asked for
+  const auto recording = [&seats_of](const std::string& name) -> Policy {
+    return [&seats_of, name, random = RandomPolicy()](const Turn& turn) {
+      seats_of[name].insert(static_cast<int>(turn.view().seat()));
+      return random(turn);
+    };
+  };
+  TrainConfig config;
+  config.method = TrainMethod::kRollouts;
+  config.players = 4;
+  config.episodes = 2;
+  config.sample_rate = 1;
+  config.rollouts = 2;
+  config.candidates = 2;
+  config.eval_every = 2;  // the first episode's report comes before any evaluation
+  config.eval_games = 2;
+  config.base = NamedPolicy{"base", recording("base")};
+  config.base_opponents = {NamedPolicy{"one", recording("one")}, NamedPolicy{"two", recording("two")}};
+  std::map<std::string, std::set<int>> first_episode;
+  std::vector<std::string> evaluated;
+  ASSERT_TRUE(Trainer(game, config)
+                  .Run([&](const TrainProgress& progress) {
+                    if (progress.episode == 1) first_episode = seats_of;
+                    for (const auto& [name, evaluation] : progress.evaluations) evaluated.push_back(name);
+                  })
+                  .ok());
+  ASSERT_EQ(first_episode["base"].size(), 1u);  // one base seat, in the game and its play-outs
+  const int base_seat = *first_episode["base"].begin();
+  std::set<int> others;
+  for (const char* member : {"one", "two"}) {
+    EXPECT_FALSE(first_episode[member].contains(base_seat)) << member;
+    others.insert(first_episode[member].begin(), first_episode[member].end());
+  }
+  EXPECT_EQ(others.size(), 3u);
+  EXPECT_THAT(evaluated, ::testing::ElementsAre("random", "one+two"));
 }
 
 #if GAVEL_HAS_GAME_sultan
