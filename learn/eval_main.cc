@@ -166,7 +166,7 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
                  options.deals * players);
     auto rows = gavel::learn::EvaluateField(game, field, options);
     if (!rows.ok()) return rows.status();
-    absl::StrAppendFormat(&out, "\n%s, %d players: %d matches (%d deals, seats rotated); fair share %.3f\n\n"
+    absl::StrAppendFormat(&out, "\n%s, %d players: %d matches (%d deals, seats rotated, cyclic order changing by deal); fair share %.3f\n\n"
                           "| Policy | Rating μ − 3σ (μ ± σ) | Seats | Win rate (95%% CI) | Mean score (95%% CI) |\n"
                           "|---|---|---|---|---|\n", game.name(), players, options.deals * players,
                           options.deals, 1.0 / players);

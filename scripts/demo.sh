@@ -8,8 +8,9 @@
 # The arena's pages (leaderboard, matches, replays with each game's board) are served while
 # the tournament runs; their address is printed.
 #
-#   scripts/demo.sh          short tournament (DEALS=10 deals per game)
-#   scripts/demo.sh long     longer one (DEALS=100); DEALS=N sets any length
+#   scripts/demo.sh          short tournament (DEALS=12 deals per game: twice each of the
+#                            six orders four bots can sit in)
+#   scripts/demo.sh long     longer one (DEALS=102); DEALS=N sets any length
 #   scripts/demo.sh serve    the short tournament, then keeps serving its pages on
 #                            http://127.0.0.1:${HTTP_PORT:-8080}/ until Ctrl-C
 set -euo pipefail
@@ -20,8 +21,8 @@ build_dir=${GAVEL_BUILD_DIR:-build}
 /usr/bin/python3 tests/python/sultan_client.py --engine "$build_dir/service/gavel-engine" \
   --games "${GAMES:-3}" --players "${PLAYERS:-4}"
 
-deals=${DEALS:-10}
-[[ ${1:-} == long ]] && deals=${DEALS:-100}
+deals=${DEALS:-12}
+[[ ${1:-} == long ]] && deals=${DEALS:-102}
 serve=false
 [[ ${1:-} == serve ]] && serve=true
 work=$(mktemp -d)
