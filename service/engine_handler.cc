@@ -206,7 +206,7 @@ void FillEvents(EventLog& log, int seats, bool per_seat, const Caller& caller, R
   if (!caller.owner()) {
     auto* seat_events = response->add_seat_events();
     seat_events->set_seat(caller.access.seat);
-    log.AppendForSeat(caller.access.seat, seat_events->mutable_events());
+    log.MoveForSeatTo(caller.access.seat, seat_events->mutable_events());
     return;
   }
   if (per_seat) {

@@ -55,6 +55,14 @@ void EventLog::AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::E
     if (audiences_[i] & OnlySeat(seat)) *out->Add() = events_[i];
 }
 
+void EventLog::MoveForSeatTo(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) {
+  if (seat >= 0 && seat < kMaxSeats)
+    for (int i = 0; i < events_.size(); ++i)
+      if (audiences_[i] & OnlySeat(seat)) out->Add()->Swap(events_.Mutable(i));
+  events_.Clear();
+  audiences_.clear();
+}
+
 bool State::IsLegal(Move move) const {
   std::vector<Move> legal;
   LegalMoves(legal);

@@ -60,6 +60,9 @@ class EventLog : public EventSink {
   std::vector<v1::Event> ForSeat(Seat seat) const;
   // The same, appended to `out` (copied on `out`'s arena).
   void AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) const;
+  // The same, moved into `out` (no copy when both live on one arena); the log is empty
+  // afterwards.
+  void MoveForSeatTo(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out);
   size_t size() const { return events_.size(); }
 
  private:
