@@ -35,7 +35,8 @@ absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::sp
   const int k = static_cast<int>(deciders.size());
   std::vector<Policy> policies(static_cast<size_t>(seats), RandomPolicy());  // automata: never asked
   std::vector<int> entry_of(static_cast<size_t>(seats), -1);
-  const std::vector<int> seated = SeatedEntries(table, groups, deal, rotation);
+  // The table changes its cyclic order each time it comes round among the `groups` tables.
+  const std::vector<int> seated = Seated(table, static_cast<uint64_t>(deal / groups), rotation);
   for (int s = 0; s < k; ++s) {
     const int entry = seated[static_cast<size_t>(s)];
     policies[static_cast<size_t>(deciders[static_cast<size_t>(s)])] = field[static_cast<size_t>(entry)].policy;
@@ -58,14 +59,6 @@ absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::sp
 }
 
 }  // namespace
-
-std::vector<int> SeatedEntries(const std::vector<int>& table, int groups, int deal, int rotation) {
-  const std::vector<int> order = CyclicOrder(table, static_cast<uint64_t>(deal / groups));
-  const size_t k = order.size();
-  std::vector<int> seated(k);
-  for (size_t s = 0; s < k; ++s) seated[s] = order[(s + static_cast<size_t>(rotation)) % k];
-  return seated;
-}
 
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
                                                     const FieldOptions& options) {

@@ -38,11 +38,6 @@ struct FieldOptions {
   int threads = 1;  // the result does not depend on it
 };
 
-// Which entry of the field sits at each deciding seat of one match: the deal's `table` of
-// entries in the deal's cyclic order, turned `rotation` seats. `groups`: how many different
-// tables the deals go through in turn.
-std::vector<int> SeatedEntries(const std::vector<int>& table, int groups, int deal, int rotation);
-
 // The field's rows, best conservative rating (mu - 3 sigma) first.
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
                                                     const FieldOptions& options);

@@ -37,6 +37,7 @@ Trainer::Trainer(const Game& game, TrainConfig config)
       config_(std::move(config)),
       policy_(game, Mlp(Layers(InputSizeOf(game, config_), config_.hidden), config_.seed),
               config_.advisor_name, config_.advisor),
+      oppositions_(OppositionsOf(config_)),
       rng_(Rng::FromSeed(config_.seed)) {
   policy_.mutable_network().metadata =
       absl::StrCat("game=", game.name(), "\nplayers=", config_.players, "\nseed=", config_.seed, "\n");
@@ -164,29 +165,32 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
   if (!config_.base) return absl::InvalidArgumentError("rollout training needs a base policy");
   auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
   if (!created.ok()) return created.status();
-  // Against a population: one seat is the base policy's, the others each a drawn member.
-  const bool population = !config_.base_opponents.empty();
-  const Seat learner = population ? static_cast<Seat>(rng_.Below(static_cast<uint32_t>((*created)->seats()))) : kNoSeat;
-  std::vector<const Policy*> members(static_cast<size_t>((*created)->seats()), &config_.base->policy);
-  if (population)
-    for (Seat seat = 0; seat < (*created)->seats(); ++seat)
+  // Against a population one seat, `learner`, is the base policy's and the others each a
+  // drawn member; without one every seat is the base's (learner stays kNoSeat).
+  const int seats = (*created)->seats();
+  Seat learner = kNoSeat;
+  std::vector<const Policy*> members(static_cast<size_t>(seats), &config_.base->policy);
+  if (!config_.base_opponents.empty()) {
+    learner = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(seats)));
+    for (Seat seat = 0; seat < seats; ++seat)
       if (seat != learner)
         members[static_cast<size_t>(seat)] =
             &config_.base_opponents[rng_.Below(static_cast<uint32_t>(config_.base_opponents.size()))].policy;
-  const Policy& learner_playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
+  }
+  const auto compared = [learner](Seat seat) { return learner == kNoSeat || seat == learner; };
+  const Policy& compared_playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
   const Policy playouts = [&](const Turn& turn) -> absl::StatusOr<Move> {
     const Seat seat = static_cast<Seat>(turn.view().seat());
-    return population && seat != learner ? (*members[static_cast<size_t>(seat)])(turn) : learner_playouts(turn);
+    return compared(seat) ? compared_playouts(turn) : (*members[static_cast<size_t>(seat)])(turn);
   };
   return PlayToEnd(**created, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
-    const bool compared = !population || seat == learner;
-    if (compared && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
+    if (compared(seat) && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
       GAVEL_RETURN_IF_ERROR(CompareMoves(turn, playouts));
     // The base game goes on with each seat's policy, the compared seat sometimes at random
     // to widen the states seen.
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
-    if (compared && rng_.Below(1000000) < epsilon * 1e6) return move;
+    if (compared(seat) && rng_.Below(1000000) < epsilon * 1e6) return move;
     return (*members[static_cast<size_t>(seat)])(turn);
   }, rng_);
 }
@@ -214,17 +218,17 @@ float Trainer::TrainBatch(float learning_rate) {
   return policy_.mutable_network().TrainStep(inputs, targets, learning_rate);
 }
 
-std::vector<Trainer::Opposition> Trainer::Oppositions() const {
+std::vector<Trainer::Opposition> Trainer::OppositionsOf(const TrainConfig& config) {
   std::vector<Opposition> oppositions = {{"random", {RandomPolicy()}}};
-  if (!config_.base_opponents.empty()) {
+  if (!config.base_opponents.empty()) {
     Opposition population;
-    for (const NamedPolicy& member : config_.base_opponents) {
+    for (const NamedPolicy& member : config.base_opponents) {
       population.name += population.name.empty() ? member.name : "+" + member.name;
       population.members.push_back(member.policy);
     }
     oppositions.push_back(std::move(population));
   }
-  for (const NamedPolicy& opponent : config_.eval_opponents) oppositions.push_back({opponent.name, {opponent.policy}});
+  for (const NamedPolicy& opponent : config.eval_opponents) oppositions.push_back({opponent.name, {opponent.policy}});
   return oppositions;
 }
 
@@ -235,14 +239,13 @@ absl::StatusOr<Evaluation> Trainer::EvaluateAgainst(const Policy& candidate, con
 }
 
 absl::Status Trainer::EvaluateNow(int episode, TrainProgress* report) {
-  const std::vector<Opposition> opponents = Oppositions();
-  for (const Opposition& opponent : opponents) {
+  for (const Opposition& opponent : oppositions_) {
     auto evaluation = EvaluateAgainst(Greedy(), opponent, config_.eval_games, config_.seed * 1000003 + episode);
     if (!evaluation.ok()) return evaluation.status();
     report->evaluations.emplace_back(opponent.name, *evaluation);
   }
-  // The selecting opponent: the first named one, else random.
-  const Evaluation& selecting = report->evaluations[opponents.size() > 1 ? 1 : 0].second;
+  // The selecting opponent: the first after random, else random.
+  const Evaluation& selecting = report->evaluations[oppositions_.size() > 1 ? 1 : 0].second;
   if (selecting.win_rate > best_win_rate_) {
     best_win_rate_ = selecting.win_rate;
     best_ = policy_;
@@ -256,8 +259,7 @@ absl::StatusOr<std::vector<std::pair<double, Evaluation>>> Trainer::TuneMargin(
     const std::vector<double>& margins, int games) {
   if (policy_.AdvisorName().empty()) return absl::FailedPreconditionError("the network takes no advice");
   if (!best_) best_ = policy_;
-  const std::vector<Opposition> oppositions = Oppositions();
-  const Opposition& opponent = oppositions[oppositions.size() > 1 ? 1 : 0];
+  const Opposition& opponent = oppositions_[oppositions_.size() > 1 ? 1 : 0];
   std::vector<std::pair<double, Evaluation>> results;
   double best_margin = best_->advice_margin(), best_rate = -1;
   for (double margin : margins) {

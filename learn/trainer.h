@@ -144,7 +144,7 @@ class Trainer {
     std::string name;
     std::vector<Policy> members;
   };
-  std::vector<Opposition> Oppositions() const;
+  static std::vector<Opposition> OppositionsOf(const TrainConfig& config);
   absl::StatusOr<Evaluation> EvaluateAgainst(const Policy& candidate, const Opposition& opposition, int games,
                                              uint64_t seed) const;
 
@@ -157,6 +157,7 @@ class Trainer {
   std::vector<Sample> buffer_;
   size_t next_slot_ = 0;
   double pending_steps_ = 0;
+  const std::vector<Opposition> oppositions_;  // whom evaluations play, from config_
   Rng rng_;
 };
 

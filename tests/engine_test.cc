@@ -160,6 +160,28 @@ TEST(Seating, CyclicOrdersCoverEveryOrderAndBalanceNeighbours) {
   EXPECT_EQ(CyclicOrderCount(5), 24u);
 }
 
+// Six deals of four members, each in its four rotations: every member holds every seat 6
+// times and sits directly after every other member 8 times. (Rotations alone would keep one
+// order: member 0 always after member 3.)
+TEST(Seating, DealsInTheirRotationsBalanceSeatsAndNeighbours) {
+  const std::vector<int> members = {0, 1, 2, 3};
+  std::map<std::pair<int, int>, int> at_seat, after;
+  for (uint64_t deal = 0; deal < 6; ++deal) {
+    for (int rotation = 0; rotation < 4; ++rotation) {
+      const std::vector<int> seated = Seated(members, deal, rotation);
+      ASSERT_EQ(seated.size(), 4u);
+      for (size_t s = 0; s < 4; ++s) {
+        ++at_seat[{seated[s], static_cast<int>(s)}];
+        ++after[{seated[s], seated[(s + 3) % 4]}];
+      }
+    }
+  }
+  EXPECT_EQ(at_seat.size(), 16u);
+  for (const auto& [pair, times] : at_seat) EXPECT_EQ(times, 6) << pair.first << " at " << pair.second;
+  EXPECT_EQ(after.size(), 12u);
+  for (const auto& [pair, times] : after) EXPECT_EQ(times, 8) << pair.first << " after " << pair.second;
+}
+
 TEST(Registry, EveryGameHasAUniqueNameAndValidInfo) {
   std::set<std::string> names;
   ASSERT_FALSE(AllGames().empty());

@@ -43,22 +43,16 @@ std::vector<v1::Event> EventLog::All(int seats) const {
 
 std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
   std::vector<v1::Event> visible;
-  if (seat < 0 || seat >= kMaxSeats) return visible;
-  for (int i = 0; i < events_.size(); ++i)
-    if (audiences_[i] & OnlySeat(seat)) visible.push_back(events_[i]);
+  ForEachVisible(seat, [&](int i) { visible.push_back(events_[i]); });
   return visible;
 }
 
 void EventLog::AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) const {
-  if (seat < 0 || seat >= kMaxSeats) return;
-  for (int i = 0; i < events_.size(); ++i)
-    if (audiences_[i] & OnlySeat(seat)) *out->Add() = events_[i];
+  ForEachVisible(seat, [&](int i) { *out->Add() = events_[i]; });
 }
 
 void EventLog::MoveForSeatTo(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) {
-  if (seat >= 0 && seat < kMaxSeats)
-    for (int i = 0; i < events_.size(); ++i)
-      if (audiences_[i] & OnlySeat(seat)) out->Add()->Swap(events_.Mutable(i));
+  ForEachVisible(seat, [&](int i) { out->Add()->Swap(events_.Mutable(i)); });
   events_.Clear();
   audiences_.clear();
 }

@@ -66,6 +66,14 @@ class EventLog : public EventSink {
   size_t size() const { return events_.size(); }
 
  private:
+  // Calls `visit` with the index of each event `seat` may see (none for a seat out of range).
+  template <typename Visit>
+  void ForEachVisible(Seat seat, const Visit& visit) const {
+    if (seat < 0 || seat >= kMaxSeats) return;
+    for (int i = 0; i < events_.size(); ++i)
+      if (audiences_[i] & OnlySeat(seat)) visit(i);
+  }
+
   google::protobuf::RepeatedPtrField<v1::Event> events_;  // without visible_to
   std::vector<SeatMask> audiences_;
 };

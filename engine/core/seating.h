@@ -42,4 +42,15 @@ std::vector<T> CyclicOrder(const std::vector<T>& members, uint64_t index) {
   return order;
 }
 
+// Who sits at each seat of one match: `members` in their `order_index`-th cyclic order,
+// turned `rotation` seats. A deal played once per rotation gives every member every seat;
+// consecutive order indices change who sits after whom.
+template <typename T>
+std::vector<T> Seated(const std::vector<T>& members, uint64_t order_index, int rotation) {
+  const std::vector<T> order = CyclicOrder(members, order_index);
+  std::vector<T> seated;
+  for (size_t s = 0; s < order.size(); ++s) seated.push_back(order[(s + static_cast<size_t>(rotation)) % order.size()]);
+  return seated;
+}
+
 }  // namespace gavel

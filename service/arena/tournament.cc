@@ -153,11 +153,10 @@ std::vector<MatchPlan> Schedule(const TournamentOptions& options,
     // changes its cyclic order every time it comes round (engine/core/seating.h).
     const int groups = static_cast<int>(names.size()) > seats ? static_cast<int>(names.size()) : 1;
     for (int deal = 0; deal < options.deals; ++deal) {
-      const std::vector<std::string> lineup =
-          CyclicOrder(TableOf(names, deal % groups, seats), static_cast<uint64_t>(deal / groups));
+      const std::vector<std::string> group = TableOf(names, deal % groups, seats);
       const uint64_t seed = DealSeed(options.seed, info.name, deal);
       for (int rotation = 0; rotation < seats; ++rotation)
-        plans.push_back(MatchPlan{0, info.name, seed, {}, TableOf(lineup, rotation, seats)});
+        plans.push_back(MatchPlan{0, info.name, seed, {}, Seated(group, static_cast<uint64_t>(deal / groups), rotation)});
     }
   }
   return plans;

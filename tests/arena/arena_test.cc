@@ -806,7 +806,6 @@ TEST(ArenaTest, AnEngineFailureWhileAskingABotIsNotTheBotsFault) {
   server->Shutdown();
 }
 
-
 // The schedule changes the bots' cyclic order from deal to deal: with four bots at four
 // seats, over 6 deals in their rotations every bot holds every seat 6 times and sits
 // directly after every other bot 8 times; with five bots, each group of four comes round

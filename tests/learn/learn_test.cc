@@ -209,31 +209,6 @@ TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
   }
 }
 
-// Over 6 deals of one table of four entries, each deal in its four rotations: every entry
-// holds every seat 6 times and sits directly after every other entry 8 times. (Rotations
-// alone would keep one order: entry 0 always after entry 3.)
-TEST(Field, SeatsChangeTheirCyclicOrderFromDealToDeal) {
-  const std::vector<int> table = {0, 1, 2, 3};
-  std::map<std::pair<int, int>, int> at_seat, after;
-  for (int deal = 0; deal < 6; ++deal) {
-    for (int rotation = 0; rotation < 4; ++rotation) {
-      const std::vector<int> seated = SeatedEntries(table, 1, deal, rotation);
-      ASSERT_EQ(seated.size(), 4u);
-      for (int s = 0; s < 4; ++s) {
-        ++at_seat[{seated[s], s}];
-        ++after[{seated[s], seated[(s + 3) % 4]}];
-      }
-    }
-  }
-  EXPECT_EQ(at_seat.size(), 16u);
-  for (const auto& [pair, times] : at_seat) EXPECT_EQ(times, 6) << pair.first << " at " << pair.second;
-  EXPECT_EQ(after.size(), 12u);
-  for (const auto& [pair, times] : after) EXPECT_EQ(times, 8) << pair.first << " after " << pair.second;
-  // With two tables in turn, a table's order changes each time it comes round.
-  EXPECT_EQ(SeatedEntries(table, 2, 1, 0), SeatedEntries(table, 1, 0, 0));
-  EXPECT_EQ(SeatedEntries(table, 2, 3, 0), SeatedEntries(table, 1, 1, 0));
-}
-
 #if GAVEL_HAS_GAME_sultan
 // Win-rate intervals as the arena's standings and gavel-eval print them.
 TEST(WilsonInterval, StaysInsideZeroToOneAndNarrowsWithMoreGames) {
