@@ -139,11 +139,12 @@ std::vector<double> PlaceRewards(const Outcome& outcome) {
   return rewards;
 }
 
-absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
-                                  std::span<const Move> legal, const IsmctsOptions& options,
-                                  std::span<const double> root_priors) {
+absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
+                                        std::span<const Move> legal, const IsmctsOptions& options,
+                                        std::span<const double> root_priors) {
   if (legal.empty()) return absl::InvalidArgumentError("ismcts: no legal move to choose from");
-  if (legal.size() == 1) return legal.front();
+  IsmctsRoot result{std::vector<int>(legal.size(), 0), std::vector<double>(legal.size(), 0), 0};
+  if (legal.size() == 1) return result;
   if (!root_priors.empty() && root_priors.size() != legal.size())
     return absl::InvalidArgumentError("ismcts: one prior per legal move");
   RootPriors priors;
@@ -162,18 +163,22 @@ absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
     if (!determinization.ok()) return determinization.status();
     RunIteration(root, **determinization, rng, options.exploration, priors, options.prior_weight);
   }
-  // The most visited of the moves the caller offered.
-  Move best = legal.front();
-  int best_visits = -1;
-  for (Move move : legal) {
-    const Node* child = root.Child(move);
-    const int visits = child ? child->visits : 0;
-    if (visits > best_visits) {
-      best_visits = visits;
-      best = move;
-    }
+  for (size_t i = 0; i < legal.size(); ++i) {
+    const Node* child = root.Child(legal[i]);
+    if (child == nullptr || child->visits == 0) continue;
+    result.visits[i] = child->visits;
+    result.mean_reward[i] = child->reward / child->visits;
+    if (result.visits[i] > result.visits[result.chosen]) result.chosen = i;
   }
-  return best;
+  return result;
+}
+
+absl::StatusOr<Move> IsmctsChoose(const Game& game, const v1::View& view,
+                                  std::span<const Move> legal, const IsmctsOptions& options,
+                                  std::span<const double> root_priors) {
+  auto root = IsmctsSearch(game, view, legal, options, root_priors);
+  if (!root.ok()) return root.status();
+  return legal[root->chosen];
 }
 
 Policy IsmctsPolicy(const Game& game, IsmctsOptions options) {

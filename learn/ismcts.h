@@ -26,6 +26,19 @@ struct IsmctsOptions {
 // linear in between (shared places share the reward).
 std::vector<double> PlaceRewards(const Outcome& outcome);
 
+// What a search found at the root, per move of `legal`: how often it was played there and
+// its mean reward for the seat to move (0 where never played). `chosen` is the most visited
+// (the first among equals). A single legal move is chosen without a search.
+struct IsmctsRoot {
+  std::vector<int> visits;
+  std::vector<double> mean_reward;
+  size_t chosen = 0;
+};
+
+absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
+                                        std::span<const Move> legal, const IsmctsOptions& options,
+                                        std::span<const double> root_priors = {});
+
 // The move ISMCTS chooses for the seat whose view this is, among `legal`. `root_priors`, if
 // given, holds a probability for each of `legal` (e.g. from a network): the root then selects
 // by PUCT (AlphaZero's rule: mean + weight * prior * sqrt(parent visits) / (1 + visits)), so a

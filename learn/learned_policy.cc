@@ -13,15 +13,16 @@
 namespace gavel::learn {
 namespace {
 
-// The seats of the table a network was trained for, from its metadata.
-absl::StatusOr<int> TrainedSeats(const Game& game, const QPolicy& network, const std::string& path) {
+// The player count and seats of the table a network was trained for, from its metadata.
+absl::StatusOr<std::pair<int, int>> TrainedTable(const Game& game, const QPolicy& network,
+                                                 const std::string& path) {
   int players = 0;
   if (!absl::SimpleAtoi(network.Metadata("players"), &players))
     return absl::DataLossError(absl::StrCat(path, ": the metadata has no player count"));
   auto state = game.NewGame(players, 1, {});
   if (!state.ok())
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
-  return (*state)->seats();
+  return std::pair(players, (*state)->seats());
 }
 
 // A network file's advisor, by the name in its metadata.
@@ -59,9 +60,10 @@ absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::st
     auto network = QPolicy::Load(*game, path);
     if (!network.ok()) return network.status();
     GAVEL_RETURN_IF_ERROR(SetAdvisor(*game, *network, path));
-    auto seats = TrainedSeats(*game, *network, path);
-    if (!seats.ok()) return seats.status();
-    learned->networks_[game->name()].push_back(Network{*seats, *std::move(network)});
+    auto table = TrainedTable(*game, *network, path);
+    if (!table.ok()) return table.status();
+    const auto [players, seats] = *table;
+    learned->networks_[game->name()].push_back(Network{seats, players, *std::move(network)});
   }
   if (learned->networks_.empty())
     return absl::NotFoundError(absl::StrCat("no <game>-<players>p.gmlp weights file in ", folder));
@@ -80,7 +82,8 @@ const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   const Game& game = *FindGame(view.game());
   const int seats = static_cast<int>(view.seats());  // automata included
   for (const Network& network : it->second) {
-    if (network.seats != seats) continue;
+    // A view without a player count (from an engine older than View.players) goes by seats.
+    if (network.seats != seats || (view.players() != 0 && network.players != view.players())) continue;
     // Weights made for another feature layout are never fed features they do not fit.
     auto size = InputSize(game, view, network.policy.layout());
     if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
@@ -94,15 +97,16 @@ absl::StatusOr<std::vector<float>> LearnedPolicy::Scores(const Turn& turn) const
   const QPolicy* network = NetworkFor(turn.view());
   if (network == nullptr)
     return absl::NotFoundError(absl::StrCat("no network for ", turn.view().game(), " at ",
-                                            turn.view().seats(), " seats"));
+                                            turn.view().seats(), " seats, ", turn.view().players(),
+                                            " players"));
   return network->Scores(turn);
 }
 
 void LearnedPolicy::WarnOnceAboutFallback(const v1::View& view) const {
   std::lock_guard lock(warned_mutex_);
-  if (warned_.insert(absl::StrCat(view.game(), "/", view.seats())).second)
-    spdlog::warn("no network for {} at {} seats; playing Dirk's rules", std::string(view.game()),
-                 view.seats());
+  if (warned_.insert(absl::StrCat(view.game(), "/", view.seats(), "/", view.players())).second)
+    spdlog::warn("no network for {} at {} seats, {} players; playing Dirk's rules",
+                 std::string(view.game()), view.seats(), view.players());
 }
 
 absl::StatusOr<Move> LearnedPolicy::Choose(const Turn& turn) const {

@@ -1,8 +1,9 @@
 #pragma once
 // The learned bot's policy: Q(s, a) networks trained by gavel-train, one weights file per
 // game and player count, `<game>-<players>p.gmlp` in a weights folder. A turn is played by
-// the network of its game trained for its table's seat count (View.seats) whose input size
-// fits the view's features. A table no network was trained for is played by Dirk's rules,
+// the network of its game trained for its table (View.seats and View.players: in Moonlight
+// Market one, two and three players all sit at three seats) whose input size fits the
+// view's features. A table no network was trained for is played by Dirk's rules,
 // with a warning in the log, so the bot never stalls a match. Networks trained with Dirk's
 // advice (metadata `advice=dirk`) get Dirk as their advisor.
 #include <map>
@@ -43,7 +44,8 @@ class LearnedPolicy {
   void WarnOnceAboutFallback(const v1::View& view) const;
 
   struct Network {
-    int seats = 0;  // of the table it was trained for, automata included
+    int seats = 0;    // of the table it was trained for, automata included
+    int players = 0;  // the player count it was trained for
     QPolicy policy;
   };
   std::map<std::string, std::vector<Network>> networks_;  // by game

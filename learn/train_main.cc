@@ -27,8 +27,10 @@
 ABSL_FLAG(std::string, game, "sultan", "game to train");
 ABSL_FLAG(bool, list_games, false, "print the games of this build, one a line, and exit");
 ABSL_FLAG(std::string, method, "rollouts",
-          "rollouts (paired rollouts of Dirk's games, see learn/trainer.h), selfplay, or search "
-          "(evolution strategies on a trained network's last layers, see learn/policy_search.h)");
+          "rollouts (paired rollouts of Dirk's games, see learn/trainer.h), imitation (of an ISMCTS "
+          "teacher's root visits), selfplay, or search (evolution strategies on a trained network's "
+          "last layers, see learn/policy_search.h)");
+ABSL_FLAG(int, teacher_iterations, 1000, "imitation: the ISMCTS teacher's iterations per decision");
 ABSL_FLAG(std::string, start, "",
           "search: the trained weights the search starts from, or 'dirk' for a linear network that "
           "plays Dirk's advice (see AdviceFollowingNetwork)");
@@ -46,7 +48,8 @@ ABSL_FLAG(int, search_move_features, 0,
           "search from --start=dirk: only the weights of the move's first N features and the advice bit");
 ABSL_FLAG(double, search_step, 1.0, "search: step along the normalized gradient estimate, in sigmas");
 ABSL_FLAG(std::string, rollout_base, "dirk",
-          "rollouts: the policy playing the base games at every seat (dirk, random, ismcts:N)");
+          "rollouts and imitation: the policy playing the base games at every seat (dirk, random, "
+          "ismcts:N); in imitation the teacher plays the sampled decisions");
 ABSL_FLAG(std::string, rollout_playouts, "",
           "rollouts: the policy playing the compared moves' worlds out (empty: --rollout_base)");
 ABSL_FLAG(std::string, rollout_opponents, "",
@@ -114,8 +117,11 @@ absl::Status ParseOptions(const std::string& text, gavel::OptionMap* options) {
 absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& game) {
   gavel::learn::TrainConfig config;
   config.players = absl::GetFlag(FLAGS_players);
-  if (absl::GetFlag(FLAGS_method) == "rollouts") {
-    config.method = gavel::learn::TrainMethod::kRollouts;
+  const std::string method = absl::GetFlag(FLAGS_method);
+  if (method == "rollouts" || method == "imitation") {
+    config.method = method == "rollouts" ? gavel::learn::TrainMethod::kRollouts
+                                         : gavel::learn::TrainMethod::kImitation;
+    config.teacher.iterations = absl::GetFlag(FLAGS_teacher_iterations);
     auto base = Named(absl::GetFlag(FLAGS_rollout_base), game);
     if (!base.ok()) return base.status();
     config.base = *base;
@@ -135,8 +141,8 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.network_candidates = absl::GetFlag(FLAGS_network_candidates);
     config.rollout_threads = absl::GetFlag(FLAGS_rollout_threads);
     config.target_min_z = absl::GetFlag(FLAGS_target_min_z);
-  } else if (absl::GetFlag(FLAGS_method) != "selfplay") {
-    return absl::InvalidArgumentError("--method is rollouts, selfplay or search");
+  } else if (method != "selfplay") {
+    return absl::InvalidArgumentError("--method is rollouts, imitation, selfplay or search");
   }
   config.seed = absl::GetFlag(FLAGS_seed);
   config.episodes = absl::GetFlag(FLAGS_episodes);

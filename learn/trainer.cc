@@ -161,22 +161,26 @@ absl::StatusOr<std::vector<Move>> Trainer::NetworkFavourites(const Turn& turn, M
   return favourites;
 }
 
+std::vector<const Policy*> Trainer::DrawSeats(int seats, Seat* learner) {
+  *learner = kNoSeat;
+  std::vector<const Policy*> members(static_cast<size_t>(seats), &config_.base->policy);
+  if (config_.base_opponents.empty()) return members;
+  *learner = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(seats)));
+  for (Seat seat = 0; seat < seats; ++seat)
+    if (seat != *learner)
+      members[static_cast<size_t>(seat)] =
+          &config_.base_opponents[rng_.Below(static_cast<uint32_t>(config_.base_opponents.size()))].policy;
+  return members;
+}
+
 absl::Status Trainer::RolloutEpisode(double epsilon) {
   if (!config_.base) return absl::InvalidArgumentError("rollout training needs a base policy");
   auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
   if (!created.ok()) return created.status();
   // Against a population one seat, `learner`, is the base policy's and the others each a
   // drawn member; without one every seat is the base's (learner stays kNoSeat).
-  const int seats = (*created)->seats();
   Seat learner = kNoSeat;
-  std::vector<const Policy*> members(static_cast<size_t>(seats), &config_.base->policy);
-  if (!config_.base_opponents.empty()) {
-    learner = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(seats)));
-    for (Seat seat = 0; seat < seats; ++seat)
-      if (seat != learner)
-        members[static_cast<size_t>(seat)] =
-            &config_.base_opponents[rng_.Below(static_cast<uint32_t>(config_.base_opponents.size()))].policy;
-  }
+  const std::vector<const Policy*> members = DrawSeats((*created)->seats(), &learner);
   const auto compared = [learner](Seat seat) { return learner == kNoSeat || seat == learner; };
   const Policy& compared_playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
   const Policy playouts = [&](const Turn& turn) -> absl::StatusOr<Move> {
@@ -192,6 +196,43 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
     if (compared(seat) && rng_.Below(1000000) < epsilon * 1e6) return move;
     return (*members[static_cast<size_t>(seat)])(turn);
+  }, rng_);
+}
+
+absl::StatusOr<Move> Trainer::ImitateTeacher(const Turn& turn) {
+  IsmctsOptions search = config_.teacher;
+  search.seed = rng_.Next();
+  auto root = IsmctsSearch(game_, turn.view(), turn.legal(), search);
+  if (!root.ok()) return root.status();
+  Mlp::Matrix rows;
+  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, turn.legal(), &rows));
+  double total = 0;
+  for (int visits : root->visits) total += visits;
+  for (size_t i = 0; i < root->visits.size(); ++i) {
+    const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
+    Store(Sample{std::vector<float>(row, row + rows.cols()), static_cast<float>(root->visits[i] / total)});
+  }
+  return turn.legal()[root->chosen];
+}
+
+absl::Status Trainer::ImitationEpisode(double epsilon) {
+  if (!config_.base) return absl::InvalidArgumentError("imitation training needs a base policy");
+  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
+  if (!created.ok()) return created.status();
+  Seat learner = kNoSeat;
+  const std::vector<const Policy*> members = DrawSeats((*created)->seats(), &learner);
+  return PlayToEnd(**created, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
+    const std::span<const Move> legal = turn.legal();
+    const bool compared = learner == kNoSeat || seat == learner;
+    const bool sampled = compared && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6;
+    const bool explore = compared && rng_.Below(1000000) < epsilon * 1e6;  // widens the states seen
+    if (sampled) {
+      auto chosen = ImitateTeacher(turn);
+      if (!chosen.ok() || !explore) return chosen;
+    } else if (!explore) {
+      return (*members[static_cast<size_t>(seat)])(turn);
+    }
+    return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
   }, rng_);
 }
 
@@ -281,9 +322,9 @@ absl::Status Trainer::Run(const std::function<void(const TrainProgress&)>& progr
     const double fraction = static_cast<double>(episode) / config_.episodes;
     const double epsilon = Interpolate(config_.epsilon_start, config_.epsilon_end, fraction);
     const double guide_share = Interpolate(config_.guide_start, config_.guide_end, fraction);
-    const absl::Status played = config_.method == TrainMethod::kRollouts
-                                    ? RolloutEpisode(epsilon)
-                                    : PlayEpisode(epsilon, guide_share);
+    const absl::Status played = config_.method == TrainMethod::kRollouts    ? RolloutEpisode(epsilon)
+                                : config_.method == TrainMethod::kImitation ? ImitationEpisode(epsilon)
+                                                                            : PlayEpisode(epsilon, guide_share);
     if (!played.ok()) return played;
     TrainProgress report;
     report.episode = episode;

@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "engine/core/game.h"
+#include "learn/ismcts.h"
 #include "learn/play.h"
 #include "learn/q_policy.h"
 
@@ -34,6 +35,11 @@ enum class TrainMethod {
   // resampled worlds by `base` at every seat; a move's target is its mean result minus the
   // advice's. The paired worlds cancel most of the luck that swamps self-play targets.
   kRollouts,
+  // Search distilled (expert iteration's imitation step): at sampled decisions an ISMCTS
+  // teacher searches from the seat's view and plays its choice; every legal move's target is
+  // its share of the root's visits, so the network learns the search's preferences from the
+  // states the search itself reaches. Seating and sampling as for kRollouts.
+  kImitation,
 };
 
 struct TrainConfig {
@@ -66,6 +72,8 @@ struct TrainConfig {
   // opponents (a member named twice sits twice as often). The population also becomes the
   // selecting evaluation opponent. Empty: `base` plays every seat and every seat is compared.
   std::vector<NamedPolicy> base_opponents;
+  // kImitation: the search whose visits are the targets (its seed is drawn per decision).
+  IsmctsOptions teacher;
   double sample_rate = 0.1;
   int rollouts = 8;
   int candidates = 6;
@@ -129,6 +137,12 @@ class Trainer {
   std::vector<SeatPlan> PlanSeats(int seats);
   absl::Status PlayEpisode(double epsilon, double guide_share);
   absl::Status RolloutEpisode(double epsilon);
+  absl::Status ImitationEpisode(double epsilon);
+  // The policies of a rollout or imitation game's seats: `base` everywhere, or against a
+  // population `base` at one drawn seat, `*learner`, and drawn members at the others.
+  std::vector<const Policy*> DrawSeats(int seats, Seat* learner);
+  // Stores the teacher's visit shares for every legal move of `turn`; returns its choice.
+  absl::StatusOr<Move> ImitateTeacher(const Turn& turn);
   // `playouts` plays every seat of the compared moves' worlds.
   absl::Status CompareMoves(const Turn& turn, const Policy& playouts);
   // Up to config_.network_candidates legal moves other than `reference`, best Q first.

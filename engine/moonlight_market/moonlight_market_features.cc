@@ -25,8 +25,12 @@ constexpr int kSeatSize = 22;
 constexpr int kObservationSize = 10 + 27 + kMaxParticipants * (kCushionSize + kSeatSize);
 // Move layout: bid (card, moon cushion, displaces, column gem value, column tiles),
 // hammer (discard, removed tile value, chain value lost), attach (tile value, chain value
-// gained, discards a full chain, seal from it, makes the chain eligible), colour one-hot.
-constexpr int kMoveSize = 1 + 5 + 1 + 3 + 1 + 5 + kColours;
+// gained, discards a full chain, seal from it, makes the chain eligible), colour one-hot;
+// then, for a bid, the column's make-up (gem value per colour, doublers, hammers, seals,
+// worthless tiles) and the card at the cushion now: a bid's worth depends on how that
+// column fits the bidder's chains, which the observation alone cannot tie to the move.
+constexpr int kColumnSize = kColours + 4;
+constexpr int kMoveSize = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize + 1;
 
 std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
   std::vector<uint8_t> tiles;
@@ -50,22 +54,28 @@ int GemValue(const std::vector<uint8_t>& tiles) {
   return value;
 }
 
+// A column's make-up (kColumnSize): gem value per colour, doublers, hammers, seals, worthless.
+void ColumnFeatures(const std::vector<uint8_t>& column, float* f) {
+  for (uint8_t tile : column) {
+    const TileInfo info = Describe(tile);
+    if (info.type == TileType::kSingle || info.type == TileType::kTwoGem)
+      f[info.colour] += info.value / 10.f;
+    if (info.type == TileType::kTwoGem) f[info.second] += info.value / 10.f;
+    f[kColours] += info.type == TileType::kDoubler;
+    f[kColours + 1] += info.type == TileType::kHammer;
+    f[kColours + 2] += info.type == TileType::kSeal;
+    f[kColours + 3] += info.type == TileType::kWorthless;
+  }
+}
+
 void CushionFeatures(const v1::MoonlightView& view, int cushion, float* f) {
   const auto& shown = view.cushions(cushion);
   f[0] = 1;
   f[1] = static_cast<float>(shown.bid_card()) / kCards;
   f[2] = shown.bid_seat() == view.seat() ? 1.f : 0.f;
-  for (uint8_t tile : ColumnInPlay(view, cushion)) {
-    const TileInfo info = Describe(tile);
-    if (info.type == TileType::kSingle || info.type == TileType::kTwoGem)
-      f[3 + info.colour] += info.value / 10.f;
-    if (info.type == TileType::kTwoGem) f[3 + info.second] += info.value / 10.f;
-    f[8] += info.type == TileType::kDoubler;
-    f[9] += info.type == TileType::kHammer;
-    f[10] += info.type == TileType::kSeal;
-    f[11] += info.type == TileType::kWorthless;
-    f[12] += 1.f / 3;
-  }
+  const auto column = ColumnInPlay(view, cushion);
+  ColumnFeatures(column, f + 3);
+  f[12] = static_cast<float>(column.size()) / 3;
 }
 
 void SeatFeatures(const v1::MoonlightView& view, int seat, float* f) {
@@ -135,6 +145,8 @@ void BidMoveFeatures(const v1::MoonlightView& view, Move move, float* m) {
     const auto column = ColumnInPlay(view, cushion);
     m[4] = static_cast<float>(GemValue(column)) / 20.f;
     m[5] = static_cast<float>(column.size()) / kColumns;
+    ColumnFeatures(column, m + 16 + kColours);
+    m[16 + kColours + kColumnSize] = static_cast<float>(view.cushions(cushion).bid_card()) / kCards;
   }
 }
 

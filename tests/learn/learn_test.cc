@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -28,27 +29,33 @@ std::string TempPath(const std::string& name) {
   return ::testing::TempDir() + "/" + name;
 }
 
-// A turn after `steps` random moves (fewer if the game would end): the state, its legal
-// moves and the view of the seat to move.
+// A turn of a game: the state, its legal moves and the view of the seat to move.
 struct Position {
   std::unique_ptr<State> state;
   std::vector<Move> legal;
   v1::View view;
 };
 
-Position MidGame(const Game& game, int players, uint64_t seed, int steps) {
-  Position position{std::move(*game.NewGame(players, seed, {})), {}, {}};
+// Chooses the move of `position` (its legal moves and the mover's view) at step `step`.
+using Chooser = std::function<Move(const Position& position, int step)>;
+
+// A turn after `steps` moves of `choose`, random ones by default (fewer if the game would
+// end): the state, its legal moves and the view of the seat to move.
+Position MidGame(const Game& game, int players, uint64_t seed, int steps, Chooser choose = {}) {
   Rng rng(seed);
-  std::vector<Move> legal;
-  for (int step = 0; step < steps; ++step) {
-    position.state->LegalMoves(legal);
+  if (!choose)
+    choose = [&rng](const Position& at, int) { return at.legal[rng.Below(static_cast<uint32_t>(at.legal.size()))]; };
+  Position position{std::move(*game.NewGame(players, seed, {})), {}, {}};
+  for (int step = 0;; ++step) {
+    position.state->LegalMoves(position.legal);
+    position.view.Clear();
+    position.state->Observe(position.state->to_move(), &position.view);
+    if (step == steps) break;
     auto next = position.state->Clone();
-    next->ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+    next->ApplyLegal(choose(position, step), nullptr);
     if (next->finished()) break;
     position.state = std::move(next);
   }
-  position.state->LegalMoves(position.legal);
-  position.state->Observe(position.state->to_move(), &position.view);
   return position;
 }
 
@@ -314,6 +321,112 @@ TEST(IsmctsPolicy, RootPriorsDecideWhereTheBudgetGoes) {
               absl::StatusCode::kInvalidArgument);
   }
 }
+
+// The root's statistics: every iteration plays one of the offered moves at the root, the
+// chosen move is the most visited and is IsmctsChoose's answer, rewards are place rewards
+// in [0, 1]; a single legal move is answered without a search.
+TEST(IsmctsSearch, RootStatisticsCountEveryIteration) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    Position position = MidGame(*game, game->info().max_players, 6, 20);
+    if (position.legal.size() < 2) continue;
+    learn::IsmctsOptions options;
+    options.iterations = 60;
+    options.seed = 11;
+    auto root = IsmctsSearch(*game, position.view, position.legal, options);
+    ASSERT_TRUE(root.ok()) << root.status();
+    ASSERT_EQ(root->visits.size(), position.legal.size());
+    int total = 0;
+    for (size_t i = 0; i < root->visits.size(); ++i) {
+      total += root->visits[i];
+      EXPECT_LE(root->visits[i], root->visits[root->chosen]);
+      EXPECT_GE(root->mean_reward[i], 0.0);
+      EXPECT_LE(root->mean_reward[i], 1.0);
+    }
+    EXPECT_EQ(total, options.iterations);
+    auto chosen = IsmctsChoose(*game, position.view, position.legal, options);
+    ASSERT_TRUE(chosen.ok());
+    EXPECT_EQ(*chosen, position.legal[root->chosen]);
+    auto alone = IsmctsSearch(*game, position.view, std::span<const Move>(position.legal).first(1), options);
+    ASSERT_TRUE(alone.ok());
+    EXPECT_EQ(alone->visits, std::vector<int>{0});
+  }
+}
+
+#if GAVEL_HAS_GAME_moonlight_market
+// A turn after `steps` moves of ISMCTS at 60 iterations (fewer if the game would end).
+Position SearchedGame(const Game& game, int players, uint64_t seed, int steps) {
+  return MidGame(game, players, seed, steps, [&game, seed](const Position& at, int step) {
+    IsmctsOptions search;
+    search.iterations = 60;
+    search.seed = seed * 100 + step;
+    return *IsmctsChoose(game, at.view, at.legal, search);
+  });
+}
+
+// Imitation: sampled decisions are the teacher's (the base plays only the others), and on
+// positions of the teacher's games it never saw, the trained network's scores come much
+// closer to the teacher's visit shares, and its choices get more of a search's visits.
+TEST(Trainer, ImitationLearnsTheTeachersVisitShares) {
+  const Game& game = *FindGame("moonlight_market");
+  int base_choices = 0;
+  TrainConfig config;
+  config.method = TrainMethod::kImitation;
+  config.players = 2;
+  config.seed = 4;
+  config.episodes = 150;
+  config.eval_every = 150;
+  config.eval_games = 2;
+  config.sample_rate = 1;
+  config.epsilon_start = config.epsilon_end = 0;
+  config.teacher.iterations = 60;
+  config.base = NamedPolicy{"base", [&base_choices, random = RandomPolicy()](const Turn& turn) {
+                              if (turn.legal().size() > 1) ++base_choices;
+                              return random(turn);
+                            }};
+  struct Fit {
+    double squared_error = 0;  // mean over moves: (score - the teacher's visit share)^2
+    double share = 0;          // mean over positions: the visit share of the network's choice
+  };
+  const auto fit = [&](const QPolicy& network) {
+    Fit result;
+    int moves = 0, positions = 0;
+    for (uint64_t seed = 100; seed < 160; ++seed) {
+      Position position = SearchedGame(game, 2, seed, static_cast<int>(seed % 40));
+      if (position.legal.size() < 2) continue;
+      policy::LegalMoves wire;
+      Rng rng(seed);
+      const Turn turn(position.view, position.legal, wire, rng);
+      auto scores = network.Scores(turn);
+      learn::IsmctsOptions teacher = config.teacher;
+      teacher.seed = seed;
+      auto root = IsmctsSearch(game, position.view, position.legal, teacher);
+      if (!scores.ok() || !root.ok()) return Fit{1e9, -1};
+      const size_t chosen = std::max_element(scores->begin(), scores->end()) - scores->begin();
+      result.share += static_cast<double>(root->visits[chosen]) / teacher.iterations;
+      for (size_t i = 0; i < scores->size(); ++i) {
+        const double error = (*scores)[i] - static_cast<double>(root->visits[i]) / teacher.iterations;
+        result.squared_error += error * error;
+        ++moves;
+      }
+      ++positions;
+    }
+    return Fit{result.squared_error / moves, result.share / positions};
+  };
+  TrainConfig untrained = config;
+  untrained.episodes = 0;
+  const Fit before = fit(Trainer(game, untrained).policy());
+  Trainer trainer(game, config);
+  ASSERT_TRUE(trainer.Run([](const TrainProgress&) {}).ok());
+  const Fit after = fit(trainer.policy());
+  std::printf("moonlight_market 2p, against ISMCTS(60)'s visits: squared error %.4f -> %.4f, share of "
+              "the network's choice %.3f -> %.3f after %d imitation episodes\n",
+              before.squared_error, after.squared_error, before.share, after.share, config.episodes);
+  EXPECT_EQ(base_choices, 0);
+  EXPECT_LT(after.squared_error, before.squared_error / 2);
+  EXPECT_GT(after.share, before.share);
+}
+#endif
 
 #if GAVEL_HAS_GAME_sultan
 // A decider's illegal move is an error naming it, and the state stays as it was.

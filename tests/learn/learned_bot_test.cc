@@ -145,6 +145,36 @@ TEST(LearnedBot, TakesTheSeatCountFromTheView) {
   }
 }
 
+#if GAVEL_HAS_GAME_moonlight_market
+// Moonlight Market seats one, two and three players at three seats (the rules' automata fill
+// the table): each table is played by the network trained for its player count (View.players),
+// whatever order the weights folder lists its files in; a view without a player count goes
+// by its seats alone.
+TEST(LearnedBot, TakesThePlayerCountFromTheView) {
+  const Game& game = *FindGame("moonlight_market");
+  for (int players = 1; players <= 3; ++players) {
+    SCOPED_TRACE(absl::StrCat(players, " players"));
+    auto state = std::move(*game.NewGame(players, 9, {}));
+    std::vector<Move> legal;
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    EXPECT_EQ(view.seats(), 3);
+    EXPECT_EQ(view.players(), players);
+    auto own = QPolicy::Load(game, absl::StrCat(GAVEL_WEIGHTS_DIR, "/moonlight_market-", players, "p.gmlp"));
+    ASSERT_TRUE(own.ok()) << own.status();
+    own->set_advisor(*policy::dirk::Dirk("moonlight_market"));
+    Rng rng(1);
+    const Turn turn(*state, view, legal, rng);
+    auto scores = RepositoryWeights().Scores(turn);
+    ASSERT_TRUE(scores.ok()) << scores.status();
+    EXPECT_EQ(*scores, *own->Scores(turn));
+    view.set_players(0);
+    EXPECT_TRUE(RepositoryWeights().HasNetworkFor(view));
+  }
+}
+#endif
+
 // The legal moves as a bot receives them: the engine's LegalMoves response, written with
 // its tail and parsed back.
 policy::LegalMoves WireLegalMoves(const State& state) {

@@ -161,6 +161,32 @@ TEST(MoonlightRules, BiddingWithDisplacementAndSeals) {  // vector 2
   EXPECT_FALSE(bids[4].bid_placed().seal_paid());
 }
 
+// A bid's features carry its column's make-up and the card at its cushion: the network
+// cannot otherwise tell which cushion's tiles a bid takes (vector 2's table, after Lea's 9
+// went to cushion 2: Jonathan to move with his 6). Layout: moonlight_market_features.cc.
+TEST(MoonlightFeatures, ABidCarriesItsColumnAndTheCardThere) {
+  auto state = BiddingTable();
+  ASSERT_TRUE(state->Apply(BidMove(9, 2), nullptr).ok());
+  v1::View view;
+  state->Observe(1, &view);
+  const std::vector<Move> bids = {BidMove(6, 0), BidMove(6, 1)};
+  Features features;
+  ASSERT_TRUE(MoonlightMarketGame().Featurize(view, bids, &features).ok());
+  constexpr int kColumn = 16 + kColours;  // after the common move features and the colour
+  ASSERT_EQ(features.move_size, kColumn + kColours + 4 + 1);
+  const auto column_of = [&](int bid) {
+    const float* f = features.moves.data() + bid * features.move_size + kColumn;
+    return std::vector<float>(f, f + kColours + 5);
+  };
+  // Cushion 0: blue 7, red 6, yellow 10; no card there. Cushion 1: red 10, green 9.
+  EXPECT_THAT(column_of(0), ElementsAre(0.7f, 0.6f, 0.f, 0.f, 1.0f, 0.f, 0.f, 0.f, 0.f, 0.f));
+  EXPECT_THAT(column_of(1), ElementsAre(0.f, 1.0f, 0.f, 0.9f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f));
+  // Bidding where Lea's 9 lies would need a card above it: the feature carries that card.
+  state->Observe(1, &view);
+  ASSERT_TRUE(MoonlightMarketGame().Featurize(view, std::vector<Move>{BidMove(6, 2)}, &features).ok());
+  EXPECT_FLOAT_EQ(features.moves[kColumn + kColours + 4], 9.f / kCards);
+}
+
 TEST(MoonlightRules, DistributionAndChainOrder) {  // vector 3
   auto state = BiddingTable();
   EventLog log;
