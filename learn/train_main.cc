@@ -122,6 +122,7 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.method = method == "rollouts" ? gavel::learn::TrainMethod::kRollouts
                                          : gavel::learn::TrainMethod::kImitation;
     config.teacher.iterations = absl::GetFlag(FLAGS_teacher_iterations);
+    if (config.teacher.iterations <= 0) return absl::InvalidArgumentError("--teacher_iterations must be positive");
     auto base = Named(absl::GetFlag(FLAGS_rollout_base), game);
     if (!base.ok()) return base.status();
     config.base = *base;

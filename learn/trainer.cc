@@ -161,41 +161,39 @@ absl::StatusOr<std::vector<Move>> Trainer::NetworkFavourites(const Turn& turn, M
   return favourites;
 }
 
-std::vector<const Policy*> Trainer::DrawSeats(int seats, Seat* learner) {
-  *learner = kNoSeat;
-  std::vector<const Policy*> members(static_cast<size_t>(seats), &config_.base->policy);
-  if (config_.base_opponents.empty()) return members;
-  *learner = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(seats)));
+absl::StatusOr<Trainer::BaseGame> Trainer::NewBaseGame() {
+  if (!config_.base) return absl::InvalidArgumentError("rollout and imitation training need a base policy");
+  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
+  if (!created.ok()) return created.status();
+  const int seats = (*created)->seats();
+  BaseGame game{*std::move(created), std::vector<const Policy*>(static_cast<size_t>(seats), &config_.base->policy)};
+  if (config_.base_opponents.empty()) return game;
+  game.learner = static_cast<Seat>(rng_.Below(static_cast<uint32_t>(seats)));
   for (Seat seat = 0; seat < seats; ++seat)
-    if (seat != *learner)
-      members[static_cast<size_t>(seat)] =
+    if (seat != game.learner)
+      game.members[static_cast<size_t>(seat)] =
           &config_.base_opponents[rng_.Below(static_cast<uint32_t>(config_.base_opponents.size()))].policy;
-  return members;
+  return game;
 }
 
 absl::Status Trainer::RolloutEpisode(double epsilon) {
-  if (!config_.base) return absl::InvalidArgumentError("rollout training needs a base policy");
-  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
-  if (!created.ok()) return created.status();
-  // Against a population one seat, `learner`, is the base policy's and the others each a
-  // drawn member; without one every seat is the base's (learner stays kNoSeat).
-  Seat learner = kNoSeat;
-  const std::vector<const Policy*> members = DrawSeats((*created)->seats(), &learner);
-  const auto compared = [learner](Seat seat) { return learner == kNoSeat || seat == learner; };
+  auto base_game = NewBaseGame();
+  if (!base_game.ok()) return base_game.status();
+  const BaseGame& game = *base_game;
   const Policy& compared_playouts = (config_.playouts ? config_.playouts : config_.base)->policy;
   const Policy playouts = [&](const Turn& turn) -> absl::StatusOr<Move> {
     const Seat seat = static_cast<Seat>(turn.view().seat());
-    return compared(seat) ? compared_playouts(turn) : (*members[static_cast<size_t>(seat)])(turn);
+    return game.Compared(seat) ? compared_playouts(turn) : (*game.members[static_cast<size_t>(seat)])(turn);
   };
-  return PlayToEnd(**created, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
+  return PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
-    if (compared(seat) && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
+    if (game.Compared(seat) && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
       GAVEL_RETURN_IF_ERROR(CompareMoves(turn, playouts));
     // The base game goes on with each seat's policy, the compared seat sometimes at random
     // to widen the states seen.
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
-    if (compared(seat) && rng_.Below(1000000) < epsilon * 1e6) return move;
-    return (*members[static_cast<size_t>(seat)])(turn);
+    if (game.Compared(seat) && rng_.Below(1000000) < epsilon * 1e6) return move;
+    return (*game.members[static_cast<size_t>(seat)])(turn);
   }, rng_);
 }
 
@@ -208,6 +206,7 @@ absl::StatusOr<Move> Trainer::ImitateTeacher(const Turn& turn) {
   GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, turn.legal(), &rows));
   double total = 0;
   for (int visits : root->visits) total += visits;
+  if (total == 0) return absl::InvalidArgumentError("imitation: the teacher searched no iteration");
   for (size_t i = 0; i < root->visits.size(); ++i) {
     const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
     Store(Sample{std::vector<float>(row, row + rows.cols()), static_cast<float>(root->visits[i] / total)});
@@ -216,21 +215,19 @@ absl::StatusOr<Move> Trainer::ImitateTeacher(const Turn& turn) {
 }
 
 absl::Status Trainer::ImitationEpisode(double epsilon) {
-  if (!config_.base) return absl::InvalidArgumentError("imitation training needs a base policy");
-  auto created = game_.NewGame(config_.players, rng_.Next(), config_.options);
-  if (!created.ok()) return created.status();
-  Seat learner = kNoSeat;
-  const std::vector<const Policy*> members = DrawSeats((*created)->seats(), &learner);
-  return PlayToEnd(**created, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
+  auto base_game = NewBaseGame();
+  if (!base_game.ok()) return base_game.status();
+  const BaseGame& game = *base_game;
+  return PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
-    const bool compared = learner == kNoSeat || seat == learner;
+    const bool compared = game.Compared(seat);
     const bool sampled = compared && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6;
     const bool explore = compared && rng_.Below(1000000) < epsilon * 1e6;  // widens the states seen
     if (sampled) {
       auto chosen = ImitateTeacher(turn);
       if (!chosen.ok() || !explore) return chosen;
     } else if (!explore) {
-      return (*members[static_cast<size_t>(seat)])(turn);
+      return (*game.members[static_cast<size_t>(seat)])(turn);
     }
     return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
   }, rng_);

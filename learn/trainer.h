@@ -138,9 +138,16 @@ class Trainer {
   absl::Status PlayEpisode(double epsilon, double guide_share);
   absl::Status RolloutEpisode(double epsilon);
   absl::Status ImitationEpisode(double epsilon);
-  // The policies of a rollout or imitation game's seats: `base` everywhere, or against a
-  // population `base` at one drawn seat, `*learner`, and drawn members at the others.
-  std::vector<const Policy*> DrawSeats(int seats, Seat* learner);
+  // A rollout or imitation game: `base` at every seat, each one compared; or, against a
+  // population, `base` at one drawn seat (`learner`, the only one compared) and drawn
+  // members at the others.
+  struct BaseGame {
+    std::unique_ptr<State> state;
+    std::vector<const Policy*> members;  // by seat
+    Seat learner = kNoSeat;
+    bool Compared(Seat seat) const { return learner == kNoSeat || seat == learner; }
+  };
+  absl::StatusOr<BaseGame> NewBaseGame();
   // Stores the teacher's visit shares for every legal move of `turn`; returns its choice.
   absl::StatusOr<Move> ImitateTeacher(const Turn& turn);
   // `playouts` plays every seat of the compared moves' worlds.

@@ -204,6 +204,14 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     auto created = game.NewGame(config.players, seed, config.options);
     ASSERT_TRUE(created.ok()) << created.status();
     std::unique_ptr<State> state = std::move(*created);
+    // Views carry the table's player count: the seats less the automata.
+    int automata = 0;
+    for (Seat seat = 0; seat < state->seats(); ++seat) automata += state->IsAutomaton(seat);
+    EXPECT_EQ(state->players(), config.players);
+    EXPECT_EQ(state->players(), state->seats() - automata);
+    v1::View first_view;
+    state->Observe(state->to_move(), &first_view);
+    EXPECT_EQ(first_view.players(), config.players);
     Rng rng(seed);
     std::vector<Move> history, legal;
     FeatureSizes sizes;

@@ -78,9 +78,7 @@ void State::Observe(Seat seat, v1::View* out) const {
   out->set_game(game().name());
   out->set_seat(seat);
   out->set_seats(seats());
-  int automata = 0;
-  for (Seat other = 0; other < seats(); ++other) automata += IsAutomaton(other);
-  out->set_players(seats() - automata);
+  out->set_players(players());
   PackView(seat, out->mutable_view());
 }
 

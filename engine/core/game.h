@@ -117,6 +117,8 @@ class State {
   bool finished() const { return to_move() == kNoSeat; }
   // A seat whose decisions the rules make (Moonlight Market's Dirk and Beate).
   virtual bool IsAutomaton(Seat) const { return false; }
+  // The player count the table was created with: the seats less the automata.
+  virtual int players() const { return seats(); }
 
   // The legal moves of the seat to move (none when finished), replacing `out`'s content.
   virtual void LegalMoves(std::vector<Move>& out) const = 0;

@@ -215,6 +215,7 @@ class MoonlightState final : public State {
   int seats() const override { return data_.participants(); }
   Seat to_move() const override { return data_.phase == Phase::kFinished ? kNoSeat : data_.turn; }
   bool IsAutomaton(Seat seat) const override { return data_.IsBot(seat); }
+  int players() const override { return data_.humans; }
   void LegalMoves(std::vector<Move>& out) const override;
   bool IsLegal(Move move) const override;
   void ApplyLegal(Move move, EventSink* events) override;
