@@ -1,10 +1,11 @@
 // gavel-bot: a bot process that plays in the arena with a built-in policy.
 //
 //   gavel-bot --policy=random|dirk|ismcts|learned|search --name=NAME --arena=host:port [--seed=N]
-//             [--games=a,b] [--iterations=N | --time_ms=T] [--weights=FOLDER]
+//             [--games=a,b] [--iterations=N | --time_ms=T] [--playout_moves=N] [--weights=FOLDER]
 //             [--tls | --tls_ca=ca.pem] [--token_file=bot.token]
 //
 // Logs go to stderr. SIGTERM or SIGINT ends it cleanly.
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <thread>
@@ -37,6 +38,9 @@ ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
 ABSL_FLAG(double, time_ms, 0,
           "ismcts: search time per move in ms (> 0 overrides --iterations); search: the same "
           "(0: 10 ms)");
+ABSL_FLAG(int, playout_moves, -1,
+          "ismcts, search: moves a play-out runs before the scores so far decide (0: to the "
+          "end; -1: to the end for ismcts, the game's default for search)");
 ABSL_FLAG(std::string, weights, "weights",
           "learned, search: the folder of <game>-<players>p.gmlp weights files");
 ABSL_FLAG(bool, tls, false, "TLS to the arena, trusting the system's roots");
@@ -75,12 +79,15 @@ absl::StatusOr<Player> MakePlayer(const std::string& name) {
   } else if (name == "search") {
     GAVEL_ASSIGN_OR_RETURN(player.learned, gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights)));
     const double time_ms = absl::GetFlag(FLAGS_time_ms);
-    player.policy = gavel::learn::SearchPolicy(*player.learned, {.time_ms = time_ms > 0 ? time_ms : 10});
+    player.policy = gavel::learn::SearchPolicy(
+        *player.learned,
+        {.time_ms = time_ms > 0 ? time_ms : 10, .playout_moves = absl::GetFlag(FLAGS_playout_moves)});
     player.games = AllGames();  // plain ISMCTS where no network fits
   } else if (name == "ismcts") {
     gavel::learn::IsmctsOptions options;
     options.iterations = absl::GetFlag(FLAGS_iterations);
     options.time_budget_ms = absl::GetFlag(FLAGS_time_ms);
+    options.playout_moves = std::max(absl::GetFlag(FLAGS_playout_moves), 0);
     player.policy = gavel::learn::IsmctsPolicy(options);
     player.games = AllGames();
   } else if (name == "random") {

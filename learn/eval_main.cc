@@ -53,6 +53,12 @@ ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
 ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
 ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
 ABSL_FLAG(double, search_ms, 10, "search: time per decision in ms");
+ABSL_FLAG(double, search_prior_weight, 1.0, "search: PUCT's weight of the network's priors");
+ABSL_FLAG(double, search_choice_share, 0.5, "search: share of the prior on the learned bot's choice");
+ABSL_FLAG(bool, search_learned_playouts, false, "search: the learned bot plays the play-outs");
+ABSL_FLAG(int, search_playout_moves, -1,
+          "search: moves a play-out runs before the scores so far decide (0: to the end; -1: the "
+          "game's default)");
 ABSL_FLAG(int, threads, 2, "games played at once");
 ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
@@ -102,7 +108,13 @@ std::string Label(const std::string& name, const std::string& game) {
   if (name == "rollout")
     return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
                            absl::GetFlag(FLAGS_rollout_worlds));
-  if (name == "search") return absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
+  if (name == "search") {
+    int playout_moves = absl::GetFlag(FLAGS_search_playout_moves);
+    if (playout_moves < 0) playout_moves = gavel::learn::DefaultPlayoutMoves(game);
+    return playout_moves > 0 ? absl::StrFormat("search (%g ms, play-outs of %d moves)",
+                                               absl::GetFlag(FLAGS_search_ms), playout_moves)
+                             : absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
+  }
   if (absl::StartsWith(name, "ismcts")) return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
   return name;
 }
@@ -111,7 +123,11 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
                                   const gavel::learn::LearnedPolicy& learned, Timed& timer) {
   if (name == "learned") return timer.Wrap(learned.AsPolicy());
   if (name == "search")
-    return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms)});
+    return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms),
+                                                .prior_weight = absl::GetFlag(FLAGS_search_prior_weight),
+                                                .choice_share = absl::GetFlag(FLAGS_search_choice_share),
+                                                .playout_moves = absl::GetFlag(FLAGS_search_playout_moves),
+                                                .learned_playouts = absl::GetFlag(FLAGS_search_learned_playouts)});
   if (name == "rollout") {
     auto base = gavel::learn::PolicyNamed(absl::GetFlag(FLAGS_rollout_base), game);
     if (!base.ok()) return base.status();

@@ -1,11 +1,13 @@
 #include "learn/ismcts.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/ranking.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 
@@ -76,15 +78,26 @@ Node* SelectByPrior(Node& root, const std::vector<Move>& legal, const RootPriors
   return best;
 }
 
-void RunIteration(Node& root, State& state, Rng& rng, double exploration, const RootPriors& priors,
-                  double prior_weight) {
+// A play-out's move: random, or the play-out policy's from the mover's view.
+absl::StatusOr<Move> PlayoutMove(const State& state, const std::vector<Move>& legal, Rng& rng,
+                                 const IsmctsOptions& options) {
+  const Seat mover = state.to_move();
+  if (options.playout_policy == nullptr || legal.size() == 1 || state.IsAutomaton(mover))
+    return legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+  v1::View view;
+  state.Observe(mover, &view);
+  return (*options.playout_policy)(Turn(state, view, legal, rng));
+}
+
+absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOptions& options,
+                          const RootPriors& priors) {
   std::vector<Node*> path = {&root};
   std::vector<Move> legal;
   Node* node = &root;
   bool expanded = false;  // a new leaf was added: straight to the play-out
   if (!priors.empty() && !state.finished()) {
     state.LegalMoves(legal);
-    if (Node* chosen = SelectByPrior(root, legal, priors, prior_weight); chosen != nullptr) {
+    if (Node* chosen = SelectByPrior(root, legal, priors, options.prior_weight); chosen != nullptr) {
       expanded = chosen->visits == 0;
       chosen->mover = state.to_move();
       path.push_back(chosen);
@@ -114,19 +127,25 @@ void RunIteration(Node& root, State& state, Rng& rng, double exploration, const 
       state.ApplyLegal(move, nullptr);
       break;
     }
-    node = SelectChild(*node, legal, exploration);
+    node = SelectChild(*node, legal, options.exploration);
     path.push_back(node);
     state.ApplyLegal(node->move, nullptr);
   }
-  while (!state.finished()) {  // random play-out
+  const int playout_limit = options.playout_moves > 0 ? options.playout_moves : -1;
+  for (int played = 0; played != playout_limit && !state.finished(); ++played) {
     state.LegalMoves(legal);
-    state.ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+    auto move = PlayoutMove(state, legal, rng, options);
+    if (!move.ok()) return move.status();
+    if (std::find(legal.begin(), legal.end(), *move) == legal.end()) return absl::InternalError("ismcts: the play-out policy chose an illegal move");
+    state.ApplyLegal(*move, nullptr);
   }
-  const std::vector<double> rewards = PlaceRewards(state.outcome());
+  const std::vector<double> rewards =
+      state.finished() ? PlaceRewards(state.outcome()) : ProvisionalRewards(state.outcome());
   for (Node* visited : path) {
     ++visited->visits;
     if (visited->mover != kNoSeat) visited->reward += rewards[visited->mover];
   }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -137,6 +156,12 @@ std::vector<double> PlaceRewards(const Outcome& outcome) {
   for (size_t seat = 0; seat < seats; ++seat)
     rewards[seat] = seats > 1 ? static_cast<double>(seats - outcome.ranks[seat]) / (seats - 1) : 1;
   return rewards;
+}
+
+std::vector<double> ProvisionalRewards(const Outcome& outcome) {
+  Outcome ranked = outcome;
+  ranked.ranks = CompetitionRanks(outcome.scores);
+  return PlaceRewards(ranked);
 }
 
 absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
@@ -161,7 +186,7 @@ absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
     }
     auto determinization = game.Resample(view, rng.Next());
     if (!determinization.ok()) return determinization.status();
-    RunIteration(root, **determinization, rng, options.exploration, priors, options.prior_weight);
+    if (auto status = RunIteration(root, **determinization, rng, options, priors); !status.ok()) return status;
   }
   for (size_t i = 0; i < legal.size(); ++i) {
     const Node* child = root.Child(legal[i]);

@@ -20,11 +20,19 @@ struct IsmctsOptions {
   // With root priors (IsmctsChoose): the weight of a move's prior against its mean reward at
   // the root (PUCT), where moves are tried in the priors' order instead of all once first.
   double prior_weight = 1.0;
+  // > 0: a play-out stops after this many moves, and each seat's reward is then its place by
+  // the scores so far (Outcome::scores), for games whose random play-outs run long.
+  int playout_moves = 0;
+  // Plays the players' moves of a play-out from their views, if set (automata and unset:
+  // random). Must outlive the search; an error from it ends the search with that error.
+  const Policy* playout_policy = nullptr;
 };
 
 // Reward of each seat at the end of a game: 1 for the best place, 0 for the worst,
 // linear in between (shared places share the reward).
 std::vector<double> PlaceRewards(const Outcome& outcome);
+// The same for an unfinished game, by its scores so far (equal scores share a place).
+std::vector<double> ProvisionalRewards(const Outcome& outcome);
 
 // What a search found at the root, per move of `legal`: how often it was played there and
 // its mean reward for the seat to move (0 where never played). `chosen` is the most visited

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
@@ -32,8 +33,16 @@ absl::StatusOr<std::vector<double>> NetworkPriors(const LearnedPolicy& learned, 
   return priors;
 }
 
+int DefaultPlayoutMoves(absl::string_view game) {
+  // A random game of Morgenland at four seats takes about 2,740 moves against about 360 for a
+  // played one, so the end of a random play-out says little about where it began; cut at 40
+  // moves, one seat in four beat three learned bots 0.318 of 400 games (0.242 to the end).
+  return game == "morgenland" ? 40 : 0;
+}
+
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
-  return [&learned, options](const Turn& turn) -> absl::StatusOr<Move> {
+  auto playout = std::make_shared<const Policy>(learned.AsPolicy());
+  return [&learned, options, playout](const Turn& turn) -> absl::StatusOr<Move> {
     const auto start = std::chrono::steady_clock::now();
     const Game* game = FindGame(turn.view().game());
     if (game == nullptr)
@@ -43,6 +52,9 @@ Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
     IsmctsOptions search;
     search.seed = turn.rng().Next();
     search.prior_weight = options.prior_weight;
+    if (options.learned_playouts) search.playout_policy = playout.get();
+    search.playout_moves =
+        options.playout_moves >= 0 ? options.playout_moves : DefaultPlayoutMoves(turn.view().game());
     const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - start;
     search.time_budget_ms = std::max(options.time_ms - scoring.count(), 1e-3);
     if (!priors.ok()) return IsmctsChoose(*game, turn.view(), turn.legal(), search);  // no network

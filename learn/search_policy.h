@@ -14,7 +14,17 @@ struct SearchOptions {
   double time_ms = 10;        // per decision, the network's scoring included
   double prior_weight = 1.0;  // PUCT's weight of the priors against the mean rewards
   double choice_share = 0.5;  // of the prior given to the learned bot's own choice
+  // IsmctsOptions::playout_moves (0: play-outs to the end); < 0: the game's own default,
+  // DefaultPlayoutMoves.
+  int playout_moves = -1;
+  // The players' moves in play-outs by the learned bot (each from its own view) instead of at
+  // random.
+  bool learned_playouts = false;
 };
+
+// How many moves the search bot's play-outs run by default in `game`: 0 (to the end) but where
+// random play-outs run far longer than games do.
+int DefaultPlayoutMoves(absl::string_view game);
 
 // `learned` must outlive the policy. Safe to call from several threads at once.
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options);

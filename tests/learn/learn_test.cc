@@ -353,6 +353,79 @@ TEST(IsmctsSearch, RootStatisticsCountEveryIteration) {
   }
 }
 
+// Place rewards of an unfinished game come from its scores so far, equal scores sharing.
+TEST(IsmctsSearch, ProvisionalRewardsRankTheScoresSoFar) {
+  Outcome outcome;
+  outcome.scores = {3, 5, 5, 1};
+  EXPECT_EQ(ProvisionalRewards(outcome), (std::vector<double>{1.0 / 3, 1, 1, 0}));
+}
+
+// Play-outs cut short: a limit the game never reaches changes nothing, in every game; one
+// that stops at once leaves the scores so far to decide, so from the opening of Morgenland,
+// where nobody owns an artifact yet, every move the search tries shares first place.
+TEST(IsmctsSearch, ShortPlayOutsLeaveTheScoresSoFarToDecide) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    Position position = MidGame(*game, game->info().max_players, 6, 20);
+    if (position.legal.size() < 2) continue;
+    learn::IsmctsOptions options;
+    options.iterations = 40;
+    options.seed = 11;
+    auto full = IsmctsSearch(*game, position.view, position.legal, options);
+    options.playout_moves = 1'000'000;
+    auto unreached = IsmctsSearch(*game, position.view, position.legal, options);
+    ASSERT_TRUE(full.ok() && unreached.ok());
+    EXPECT_EQ(unreached->visits, full->visits);
+    EXPECT_EQ(unreached->mean_reward, full->mean_reward);
+  }
+#if GAVEL_HAS_GAME_morgenland
+  const Game& morgenland = *FindGame("morgenland");
+  Position opening = MidGame(morgenland, 4, 6, 0);
+  ASSERT_GE(opening.legal.size(), 2u);
+  learn::IsmctsOptions options;
+  options.iterations = 40;
+  options.playout_moves = 1;
+  auto root = IsmctsSearch(morgenland, opening.view, opening.legal, options);
+  ASSERT_TRUE(root.ok()) << root.status();
+  int tried = 0;
+  for (size_t i = 0; i < opening.legal.size(); ++i) {
+    if (root->visits[i] == 0) continue;
+    ++tried;
+    EXPECT_EQ(root->mean_reward[i], 1.0) << i;
+  }
+  EXPECT_GE(tried, 2);
+#endif
+}
+
+// A play-out policy plays the players' moves of every play-out, from their views; its errors
+// end the search, and so does a move it makes that is not legal.
+TEST(IsmctsSearch, APlayOutPolicyPlaysThePlayersMoves) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    Position position = MidGame(*game, game->info().max_players, 6, 20);
+    if (position.legal.size() < 2) continue;
+    int calls = 0;
+    const Policy first = [&calls](const Turn& turn) -> absl::StatusOr<Move> {
+      ++calls;
+      EXPECT_GT(turn.view().seats(), 0u);
+      return turn.legal().front();
+    };
+    learn::IsmctsOptions options;
+    options.iterations = 10;
+    options.playout_policy = &first;
+    ASSERT_TRUE(IsmctsSearch(*game, position.view, position.legal, options).ok());
+    EXPECT_GT(calls, 0);
+    const Policy failing = [](const Turn&) -> absl::StatusOr<Move> { return absl::UnavailableError("gone"); };
+    options.playout_policy = &failing;
+    EXPECT_EQ(IsmctsSearch(*game, position.view, position.legal, options).status().code(),
+              absl::StatusCode::kUnavailable);
+    const Policy illegal = [](const Turn&) -> absl::StatusOr<Move> { return Move{0xFFFFFFFFu}; };
+    options.playout_policy = &illegal;
+    EXPECT_EQ(IsmctsSearch(*game, position.view, position.legal, options).status().code(),
+              absl::StatusCode::kInternal);
+  }
+}
+
 #if GAVEL_HAS_GAME_moonlight_market
 // A turn after `steps` moves of ISMCTS at 60 iterations (fewer if the game would end).
 Position SearchedGame(const Game& game, int players, uint64_t seed, int steps) {
