@@ -136,7 +136,8 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
     state.LegalMoves(legal);
     auto move = PlayoutMove(state, legal, rng, options);
     if (!move.ok()) return move.status();
-    if (std::find(legal.begin(), legal.end(), *move) == legal.end()) return absl::InternalError("ismcts: the play-out policy chose an illegal move");
+    if (std::find(legal.begin(), legal.end(), *move) == legal.end())
+      return absl::InternalError("ismcts: the play-out policy chose an illegal move");
     state.ApplyLegal(*move, nullptr);
   }
   const std::vector<double> rewards =

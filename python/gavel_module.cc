@@ -5,6 +5,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "learn/ismcts.h"
+#include "learn/learned_policy.h"
+#include "learn/search_policy.h"
 #include "policy/dirk/dirk.h"
 #include "engine/core/registry.h"
 #include "google/protobuf/util/json_util.h"
@@ -118,6 +121,34 @@ class PyState {
     if (!chosen.ok()) throw std::runtime_error(std::string(chosen.status().message()));
     return chosen->id;
   }
+  // ISMCTS's move for the seat to move, searched from that seat's view alone (learn/ismcts.h),
+  // with the GIL released: the search holds copies, not the table.
+  uint32_t IsmctsMove(int iterations, uint64_t seed) const {
+    if (iterations <= 0) throw py::value_error("iterations must be positive");
+    const Mover turn = MoverTurn();
+    learn::IsmctsOptions options;
+    options.iterations = iterations;
+    options.seed = seed;
+    absl::StatusOr<Move> chosen;
+    {
+      py::gil_scoped_release release;
+      chosen = learn::IsmctsChoose(state_->game(), turn.view, turn.legal, options);
+    }
+    return Check(std::move(chosen)).id;
+  }
+  // What a bot of the seat to move sees: its view and its legal moves.
+  struct Mover {
+    v1::View view;
+    std::vector<Move> legal;
+  };
+  Mover MoverTurn() const {
+    if (state_->finished()) throw std::runtime_error("the game is over");
+    Mover turn;
+    state_->Observe(state_->to_move(), &turn.view);
+    state_->LegalMoves(turn.legal);
+    return turn;
+  }
+  const State& state() const { return *state_; }
   // The learning features of `seat`'s view and of its legal moves (when it is to move).
   py::tuple Features(int seat) const {
     CheckSeat(seat);
@@ -149,6 +180,47 @@ class PyState {
 
   std::unique_ptr<State> state_;
   mutable std::vector<Move> legal_;
+};
+
+// The learned bot (and the search bot built on it) with the networks of a weights folder
+// (learn/learned_policy.h), playing the seat to move of a table from that seat's view.
+class PyLearnedBot {
+ public:
+  explicit PyLearnedBot(const std::string& folder) {
+    auto learned = learn::LearnedPolicy::Load(folder);
+    if (absl::IsNotFound(learned.status())) {
+      PyErr_SetString(PyExc_FileNotFoundError, std::string(learned.status().message()).c_str());
+      throw py::error_already_set();
+    }
+    learned_ = Check(std::move(learned));
+  }
+
+  std::vector<std::string> Games() const { return learned_->Games(); }
+  bool HasNetwork(const PyState& table) const { return learned_->HasNetworkFor(table.MoverTurn().view); }
+  uint32_t Choose(const PyState& table) const {
+    return Decide(table, 0, [this](const policy::Turn& turn) { return learned_->Choose(turn); });
+  }
+  uint32_t SearchMove(const PyState& table, double time_ms, uint64_t seed) const {
+    if (!(time_ms > 0)) throw py::value_error("time_ms must be positive");
+    const policy::Policy search = learn::SearchPolicy(*learned_, {.time_ms = time_ms});
+    return Decide(table, seed, search);
+  }
+
+ private:
+  // The decision from the mover's view, the GIL released: the policy holds copies.
+  template <typename Decider>
+  uint32_t Decide(const PyState& table, uint64_t seed, const Decider& decide) const {
+    const PyState::Mover turn = table.MoverTurn();
+    Rng rng(seed);
+    absl::StatusOr<gavel::Move> chosen;
+    {
+      py::gil_scoped_release release;
+      chosen = decide(policy::Turn(table.state(), turn.view, turn.legal, rng));
+    }
+    return Check(std::move(chosen)).id;
+  }
+
+  std::unique_ptr<learn::LearnedPolicy> learned_;
 };
 
 PyState NewGame(const std::string& name, int players, uint64_t seed, const OptionMap& options) {
@@ -196,7 +268,18 @@ PYBIND11_MODULE(_gavel, module) {
       .def("outcome", &PyState::Outcome, "(scores, ranks); ranks are 0 until the game is over")
       .def("clone", &PyState::Clone)
       .def("dirk_move", &PyState::DirkMove, "Dirk's move for the seat to move")
+      .def("ismcts_move", &PyState::IsmctsMove, py::arg("iterations") = 100, py::arg("seed") = 1,
+           "ISMCTS's move for the seat to move, searched from its view alone")
       .def("features", &PyState::Features, py::arg("seat"),
            "(observation, move features) of the seat's view, as float32 arrays");
+  py::class_<PyLearnedBot>(module, "LearnedBot")
+      .def(py::init<const std::string&>(), py::arg("weights"),
+           "The networks of a weights folder (<game>-<players>p.gmlp files, e.g. the repository's weights/).")
+      .def("games", &PyLearnedBot::Games, "The games with at least one network.")
+      .def("has_network", &PyLearnedBot::HasNetwork, py::arg("state"),
+           "Whether a network plays the seat to move (else Dirk's rules do).")
+      .def("move", &PyLearnedBot::Choose, py::arg("state"), "The learned bot's move for the seat to move.")
+      .def("search_move", &PyLearnedBot::SearchMove, py::arg("state"), py::arg("time_ms") = 10.0,
+           py::arg("seed") = 1, "The search bot's move: ISMCTS guided by the network, time_ms per decision.");
   BindVectorEnv(module);
 }

@@ -12,6 +12,6 @@ States serialize to the same bytes the gavel service sends (`state.serialize()`,
 `gavel.AecEnv` is one table in the PettingZoo AEC style; `gavel.VectorEnv` steps many
 tables per call.
 """
-from ._gavel import (State, VectorEnv, deserialize, game_info, games, new_game,  # noqa: F401
-                     resample)
+from ._gavel import (LearnedBot, State, VectorEnv, deserialize, game_info, games,  # noqa: F401
+                     new_game, resample)
 from .env import AecEnv  # noqa: F401

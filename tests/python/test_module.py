@@ -1,5 +1,6 @@
 """`import gavel`: the engine in-process from Python (run by ctest with PYTHONPATH set to
-the build's python folder and GAVEL_ENGINE_BINARY to the engine server).
+the build's python folder, GAVEL_ENGINE_BINARY to the engine server and GAVEL_WEIGHTS to the
+repository's weights folder).
 
 Every game played from Python ends with the same bytes as the engine service gives for the
 same seed and moves, states cross between Python and the service both ways, bad input
@@ -139,6 +140,70 @@ class ModuleTest(unittest.TestCase):
         self.assertIn(1, ranks)
         with self.assertRaises(RuntimeError):
             state.apply(0)
+
+
+class BotsTest(unittest.TestCase):
+    """ISMCTS, the learned bot and the search bot as baselines from Python: legal moves from
+    the mover's view alone, reproducible from a seed, clear errors."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bot = gavel.LearnedBot(os.environ["GAVEL_WEIGHTS"])
+
+    def mid_game(self, name, moves=12):
+        state, rng = gavel.new_game(name, gavel.game_info(name)["max_players"], 5), random.Random(5)
+        for _ in range(moves):
+            if state.finished:
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        return state
+
+    def test_every_game_has_a_network_at_its_largest_table(self):
+        self.assertEqual(sorted(self.bot.games()), sorted(gavel.games()))
+        for name in gavel.games():
+            self.assertTrue(self.bot.has_network(self.mid_game(name)), name)
+
+    def test_moves_are_legal_and_reproducible(self):
+        for name in gavel.games():
+            state = self.mid_game(name)
+            legal = state.legal_moves()
+            self.assertIn(state.ismcts_move(iterations=30, seed=3), legal, name)
+            self.assertEqual(state.ismcts_move(30, 3), state.ismcts_move(30, 3), name)
+            self.assertIn(self.bot.move(state), legal, name)
+            self.assertEqual(self.bot.move(state), self.bot.move(state), name)
+            self.assertIn(self.bot.search_move(state, time_ms=2, seed=3), legal, name)
+
+    def test_the_bots_see_only_the_movers_view(self):
+        # Another table with the same view for the mover (its hidden parts drawn again) gets
+        # the same answers: nothing the mover may not see reaches the bots.
+        for name in gavel.games():
+            state = self.mid_game(name)
+            view = state.observe(state.to_move)
+            for seed in (1, 2):
+                other = gavel.resample(view, seed)
+                self.assertEqual(other.observe(other.to_move), view, name)
+                self.assertEqual(other.ismcts_move(30, 7), state.ismcts_move(30, 7), name)
+                self.assertEqual(self.bot.move(other), self.bot.move(state), name)
+
+    def test_the_learned_bot_plays_a_whole_game(self):
+        state = gavel.new_game("sultan", 3, 11)
+        while not state.finished:
+            state.apply(self.bot.move(state))
+        self.assertIn(1, state.outcome()[1])
+
+    def test_bad_input_raises(self):
+        state = self.mid_game("sultan")
+        with self.assertRaises(ValueError):
+            state.ismcts_move(iterations=0)
+        with self.assertRaises(ValueError):
+            self.bot.search_move(state, time_ms=0)
+        with self.assertRaises(FileNotFoundError):
+            gavel.LearnedBot("/nonexistent/weights")
+        finished, _ = play_random("sultan", 2, 2, 2)
+        for move in (lambda: finished.ismcts_move(), lambda: self.bot.move(finished),
+                     lambda: self.bot.search_move(finished)):
+            with self.assertRaises(RuntimeError):
+                move()
 
 
 class EnvironmentTest(unittest.TestCase):
