@@ -207,15 +207,18 @@ class PyLearnedBot {
   }
 
  private:
-  // The decision from the mover's view, the GIL released: the policy holds copies.
+  // The decision from the mover's view, the GIL released. The turn describes the legal moves
+  // from a copy of the table (policies never read it otherwise), so that another Python
+  // thread may play on the table meanwhile.
   template <typename Decider>
   uint32_t Decide(const PyState& table, uint64_t seed, const Decider& decide) const {
     const PyState::Mover turn = table.MoverTurn();
+    const std::unique_ptr<State> copy = table.state().Clone();
     Rng rng(seed);
     absl::StatusOr<gavel::Move> chosen;
     {
       py::gil_scoped_release release;
-      chosen = decide(policy::Turn(table.state(), turn.view, turn.legal, rng));
+      chosen = decide(policy::Turn(*copy, turn.view, turn.legal, rng));
     }
     return Check(std::move(chosen)).id;
   }
