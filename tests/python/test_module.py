@@ -186,20 +186,22 @@ class BotsTest(unittest.TestCase):
                 self.assertEqual(self.bot.move(other), self.bot.move(state), name)
 
     def test_the_learned_bot_plays_a_whole_game(self):
-        state = gavel.new_game("sultan", 3, 11)
+        name = gavel.games()[0]
+        state = gavel.new_game(name, gavel.game_info(name)["min_players"], 11)
         while not state.finished:
             state.apply(self.bot.move(state))
         self.assertIn(1, state.outcome()[1])
 
     def test_bad_input_raises(self):
-        state = self.mid_game("sultan")
+        name = gavel.games()[0]
+        state = self.mid_game(name)
         with self.assertRaises(ValueError):
             state.ismcts_move(iterations=0)
         with self.assertRaises(ValueError):
             self.bot.search_move(state, time_ms=0)
         with self.assertRaises(FileNotFoundError):
             gavel.LearnedBot("/nonexistent/weights")
-        finished, _ = play_random("sultan", 2, 2, 2)
+        finished, _ = play_random(name, gavel.game_info(name)["min_players"], 2, 2)
         for move in (lambda: finished.ismcts_move(), lambda: self.bot.move(finished),
                      lambda: self.bot.search_move(finished)):
             with self.assertRaises(RuntimeError):
