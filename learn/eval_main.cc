@@ -109,8 +109,8 @@ std::string Label(const std::string& name, const std::string& game) {
     return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
                            absl::GetFlag(FLAGS_rollout_worlds));
   if (name == "search") {
-    int playout_moves = absl::GetFlag(FLAGS_search_playout_moves);
-    if (playout_moves < 0) playout_moves = gavel::learn::DefaultPlayoutMoves(game);
+    const int playout_moves =
+        gavel::learn::SearchOptions{.playout_moves = absl::GetFlag(FLAGS_search_playout_moves)}.PlayoutMovesIn(game);
     return playout_moves > 0 ? absl::StrFormat("search (%g ms, play-outs of %d moves)",
                                                absl::GetFlag(FLAGS_search_ms), playout_moves)
                              : absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));

@@ -41,6 +41,10 @@ int DefaultPlayoutMoves(absl::string_view game) {
   return game == "morgenland" ? 40 : 0;
 }
 
+int SearchOptions::PlayoutMovesIn(absl::string_view game) const {
+  return playout_moves >= 0 ? playout_moves : DefaultPlayoutMoves(game);
+}
+
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
   auto playout = options.learned_playouts ? std::make_shared<const Policy>(learned.AsPolicy()) : nullptr;
   return [&learned, options, playout](const Turn& turn) -> absl::StatusOr<Move> {
@@ -54,8 +58,7 @@ Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
     search.seed = turn.rng().Next();
     search.prior_weight = options.prior_weight;
     search.playout_policy = playout.get();
-    search.playout_moves =
-        options.playout_moves >= 0 ? options.playout_moves : DefaultPlayoutMoves(turn.view().game());
+    search.playout_moves = options.PlayoutMovesIn(turn.view().game());
     const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - start;
     search.time_budget_ms = std::max(options.time_ms - scoring.count(), 1e-3);
     if (!priors.ok()) return IsmctsChoose(*game, turn.view(), turn.legal(), search);  // no network

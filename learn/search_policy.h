@@ -17,6 +17,8 @@ struct SearchOptions {
   // IsmctsOptions::playout_moves (0: play-outs to the end); < 0: the game's own default,
   // DefaultPlayoutMoves.
   int playout_moves = -1;
+  // The play-out length the search uses in `game`.
+  int PlayoutMovesIn(absl::string_view game) const;
   // The players' moves in play-outs by the learned bot (each from its own view) instead of at
   // random.
   bool learned_playouts = false;

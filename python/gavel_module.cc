@@ -103,52 +103,39 @@ class PyState {
   PyState Clone() const { return PyState(state_->Clone()); }
   // Dirk's move for the seat to move (the rule-based bot; docs/arena.md).
   uint32_t DirkMove() const {
-    if (state_->finished()) throw std::runtime_error("the game is over");
     auto dirk = policy::dirk::Dirk(state_->game().name());
     if (!dirk.ok()) throw py::key_error("Dirk does not play " + state_->game().name());
-    v1::View view;
-    state_->Observe(state_->to_move(), &view);
-    state_->LegalMoves(legal_);
-    policy::LegalMoves legal;
-    for (Move move : legal_) {
-      v1::Move* shown = legal.Add();
-      shown->set_id(move.id);
-      shown->set_text(state_->MoveText(move));
-      state_->MoveDetail(move, shown->mutable_detail());
-    }
-    Rng unused(1);  // Dirk's rules draw nothing
-    auto chosen = (*dirk)(policy::Turn(view, legal_, legal, unused));
-    if (!chosen.ok()) throw std::runtime_error(std::string(chosen.status().message()));
-    return chosen->id;
+    return PolicyMove(*dirk, 1);  // Dirk's rules draw nothing
   }
-  // ISMCTS's move for the seat to move, searched from that seat's view alone (learn/ismcts.h),
-  // with the GIL released: the search holds copies, not the table.
+  // ISMCTS's move for the seat to move (learn/ismcts.h).
   uint32_t IsmctsMove(int iterations, uint64_t seed) const {
     if (iterations <= 0) throw py::value_error("iterations must be positive");
-    const Mover turn = MoverTurn();
     learn::IsmctsOptions options;
     options.iterations = iterations;
-    options.seed = seed;
+    return PolicyMove(learn::IsmctsPolicy(state_->game(), options), seed);
+  }
+  // The move `policy` chooses for the seat to move, from that seat's view, its randomness
+  // drawn from `seed`. It runs with the GIL released, its turn describing the legal moves from
+  // a copy of the table (policies read nothing else of it), so that another Python thread
+  // may play on the table meanwhile.
+  uint32_t PolicyMove(const policy::Policy& policy, uint64_t seed) const {
+    const v1::View view = MoverView();
+    const std::unique_ptr<State> copy = state_->Clone();
+    std::vector<Move> legal;
+    copy->LegalMoves(legal);
+    Rng rng(seed);
     absl::StatusOr<Move> chosen;
     {
       py::gil_scoped_release release;
-      chosen = learn::IsmctsChoose(state_->game(), turn.view, turn.legal, options);
+      chosen = policy(policy::Turn(*copy, view, legal, rng));
     }
     return Check(std::move(chosen)).id;
   }
-  // What a bot of the seat to move sees: its view and its legal moves.
-  struct Mover {
-    v1::View view;
-    std::vector<Move> legal;
-  };
-  Mover MoverTurn() const {
+  // The view of the seat to move.
+  v1::View MoverView() const {
     if (state_->finished()) throw std::runtime_error("the game is over");
-    Mover turn;
-    state_->Observe(state_->to_move(), &turn.view);
-    state_->LegalMoves(turn.legal);
-    return turn;
+    return View(state_->to_move());
   }
-  const State& state() const { return *state_; }
   // The learning features of `seat`'s view and of its legal moves (when it is to move).
   py::tuple Features(int seat) const {
     CheckSeat(seat);
@@ -196,33 +183,14 @@ class PyLearnedBot {
   }
 
   std::vector<std::string> Games() const { return learned_->Games(); }
-  bool HasNetwork(const PyState& table) const { return learned_->HasNetworkFor(table.MoverTurn().view); }
-  uint32_t Choose(const PyState& table) const {
-    return Decide(table, 0, [this](const policy::Turn& turn) { return learned_->Choose(turn); });
-  }
+  bool HasNetwork(const PyState& table) const { return learned_->HasNetworkFor(table.MoverView()); }
+  uint32_t Choose(const PyState& table) const { return table.PolicyMove(learned_->AsPolicy(), 0); }
   uint32_t SearchMove(const PyState& table, double time_ms, uint64_t seed) const {
     if (!(time_ms > 0)) throw py::value_error("time_ms must be positive");
-    const policy::Policy search = learn::SearchPolicy(*learned_, {.time_ms = time_ms});
-    return Decide(table, seed, search);
+    return table.PolicyMove(learn::SearchPolicy(*learned_, {.time_ms = time_ms}), seed);
   }
 
  private:
-  // The decision from the mover's view, the GIL released. The turn describes the legal moves
-  // from a copy of the table (policies never read it otherwise), so that another Python
-  // thread may play on the table meanwhile.
-  template <typename Decider>
-  uint32_t Decide(const PyState& table, uint64_t seed, const Decider& decide) const {
-    const PyState::Mover turn = table.MoverTurn();
-    const std::unique_ptr<State> copy = table.state().Clone();
-    Rng rng(seed);
-    absl::StatusOr<gavel::Move> chosen;
-    {
-      py::gil_scoped_release release;
-      chosen = decide(policy::Turn(*copy, turn.view, turn.legal, rng));
-    }
-    return Check(std::move(chosen)).id;
-  }
-
   std::unique_ptr<learn::LearnedPolicy> learned_;
 };
 

@@ -59,6 +59,17 @@ Position MidGame(const Game& game, int players, uint64_t seed, int steps, Choose
   return position;
 }
 
+// For every game at its largest table, a turn after `steps` random moves that offers a choice
+// (games whose turn there has a single legal move are left out).
+std::vector<std::pair<const Game*, Position>> ChoicesInEveryGame(uint64_t seed, int steps) {
+  std::vector<std::pair<const Game*, Position>> choices;
+  for (const Game* game : AllGames()) {
+    Position position = MidGame(*game, game->info().max_players, seed, steps);
+    if (position.legal.size() >= 2) choices.emplace_back(game, std::move(position));
+  }
+  return choices;
+}
+
 TEST(Mlp, RegressionLossFalls) {
   Mlp mlp({2, 16, 1}, 3);
   Rng rng(5);
@@ -305,10 +316,8 @@ TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
 // Root priors steer the search: with one iteration, all of it goes to the move the priors
 // favour, here the last legal move, in every game.
 TEST(IsmctsPolicy, RootPriorsDecideWhereTheBudgetGoes) {
-  for (const Game* game : AllGames()) {
+  for (auto& [game, position] : ChoicesInEveryGame(4, 25)) {
     SCOPED_TRACE(game->name());
-    Position position = MidGame(*game, game->info().max_players, 4, 25);
-    if (position.legal.size() < 2) continue;
     std::vector<double> priors(position.legal.size(), 0.0);
     priors.back() = 1.0;
     learn::IsmctsOptions options;
@@ -326,10 +335,8 @@ TEST(IsmctsPolicy, RootPriorsDecideWhereTheBudgetGoes) {
 // chosen move is the most visited and is IsmctsChoose's answer, rewards are place rewards
 // in [0, 1]; a single legal move is answered without a search.
 TEST(IsmctsSearch, RootStatisticsCountEveryIteration) {
-  for (const Game* game : AllGames()) {
+  for (auto& [game, position] : ChoicesInEveryGame(6, 20)) {
     SCOPED_TRACE(game->name());
-    Position position = MidGame(*game, game->info().max_players, 6, 20);
-    if (position.legal.size() < 2) continue;
     learn::IsmctsOptions options;
     options.iterations = 60;
     options.seed = 11;
@@ -364,10 +371,8 @@ TEST(IsmctsSearch, ProvisionalRewardsRankTheScoresSoFar) {
 // that stops at once leaves the scores so far to decide, so from the opening of Morgenland,
 // where nobody owns an artifact yet, every move the search tries shares first place.
 TEST(IsmctsSearch, ShortPlayOutsLeaveTheScoresSoFarToDecide) {
-  for (const Game* game : AllGames()) {
+  for (auto& [game, position] : ChoicesInEveryGame(6, 20)) {
     SCOPED_TRACE(game->name());
-    Position position = MidGame(*game, game->info().max_players, 6, 20);
-    if (position.legal.size() < 2) continue;
     learn::IsmctsOptions options;
     options.iterations = 40;
     options.seed = 11;
@@ -400,10 +405,8 @@ TEST(IsmctsSearch, ShortPlayOutsLeaveTheScoresSoFarToDecide) {
 // A play-out policy plays the players' moves of every play-out, from their views; its errors
 // end the search, and so does a move it makes that is not legal.
 TEST(IsmctsSearch, APlayOutPolicyPlaysThePlayersMoves) {
-  for (const Game* game : AllGames()) {
+  for (auto& [game, position] : ChoicesInEveryGame(6, 20)) {
     SCOPED_TRACE(game->name());
-    Position position = MidGame(*game, game->info().max_players, 6, 20);
-    if (position.legal.size() < 2) continue;
     int calls = 0;
     const Policy first = [&calls](const Turn& turn) -> absl::StatusOr<Move> {
       ++calls;
