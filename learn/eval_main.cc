@@ -48,7 +48,7 @@ ABSL_FLAG(std::string, ismcts_iterations_for, "",
           "per-game ismcts iterations overriding --ismcts_iterations, e.g. morgenland=10,mercado=30");
 ABSL_FLAG(std::string, rollout_base, "dirk",
           "rollout: the policy whose choice is improved and that plays the worlds out "
-          "(dirk, random, ismcts:N)");
+          "(dirk, random, ismcts:N, learned:<weights file>)");
 ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
 ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
 ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
@@ -63,8 +63,8 @@ ABSL_FLAG(int, threads, 2, "games played at once");
 ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
 ABSL_FLAG(std::string, field, "",
-          "comma-separated policies for a field evaluation (learned, search, dirk, random, rollout, ismcts "
-          "or ismcts:N for N iterations); empty: the matchups instead");
+          "comma-separated policies for a field evaluation (learned, search, dirk, random, rollout, ismcts, "
+          "ismcts:N for N iterations, or learned:<weights file> for one network); empty: the matchups instead");
 ABSL_FLAG(std::string, field_players, "", "comma-separated table sizes (empty: every count the game allows)");
 ABSL_FLAG(int, field_deals, 100, "deals per table size, each played once per seat rotation");
 

@@ -1,6 +1,7 @@
 #include "learn/learned_policy.h"
 
 #include <filesystem>
+#include <memory>
 #include <regex>
 
 #include "absl/strings/numbers.h"
@@ -122,6 +123,23 @@ absl::StatusOr<Move> LearnedPolicy::Choose(const Turn& turn) const {
 
 Policy LearnedPolicy::AsPolicy() const {
   return [this](const Turn& turn) { return Choose(turn); };
+}
+
+absl::StatusOr<Policy> NetworkFilePolicy(const Game& game, const std::string& path) {
+  auto network = QPolicy::Load(game, path);
+  if (!network.ok()) return network.status();
+  GAVEL_RETURN_IF_ERROR(SetAdvisor(game, *network, path));
+  auto table = TrainedTable(game, *network, path);
+  if (!table.ok()) return table.status();
+  const auto [players, seats] = *table;
+  auto shared = std::make_shared<const QPolicy>(*std::move(network));
+  return Policy([shared, players, seats, path](const Turn& turn) -> absl::StatusOr<Move> {
+    const v1::View& view = turn.view();
+    if (static_cast<int>(view.seats()) != seats || (view.players() != 0 && view.players() != players))
+      return absl::FailedPreconditionError(absl::StrCat(path, " was trained for ", players,
+                                                        " players, not for this table"));
+    return shared->Choose(turn);
+  });
 }
 
 }  // namespace gavel::learn

@@ -53,4 +53,9 @@ class LearnedPolicy {
   mutable std::set<std::string> warned_;
 };
 
+// One weights file played on its own, e.g. a past snapshot of a network in a league of
+// opponents (PolicyNamed's "learned:<file>"). Its advisor comes from its metadata; a view of
+// another table than the one it was trained for is an error. An error names the file.
+absl::StatusOr<Policy> NetworkFilePolicy(const Game& game, const std::string& path);
+
 }  // namespace gavel::learn

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "learn/ismcts.h"
+#include "learn/learned_policy.h"
 #include "policy/dirk/dirk.h"
 
 namespace gavel::learn {
@@ -24,8 +25,10 @@ absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game) {
     options.iterations = *iterations;
     return IsmctsPolicy(game, options);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown policy '", name, "' (dirk, random or ismcts:N with N > 0 iterations)"));
+  if (absl::string_view file = name; absl::ConsumePrefix(&file, "learned:") && !file.empty())
+    return NetworkFilePolicy(game, std::string(file));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown policy '", name, "' (dirk, random, ismcts:N with N > 0 iterations or learned:<weights file>)"));
 }
 
 absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game) {

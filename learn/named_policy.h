@@ -1,6 +1,7 @@
 #pragma once
 // Opponents by name, spelled the same in gavel-train and gavel-eval: "dirk" (the rules'
-// heuristic player), "random", and "ismcts:N" (ISMCTS at N iterations per decision).
+// heuristic player), "random", "ismcts:N" (ISMCTS at N iterations per decision) and
+// "learned:<file>" (one network's weights file, e.g. a past snapshot).
 #include <optional>
 #include <string>
 #include <vector>

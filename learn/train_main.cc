@@ -40,7 +40,7 @@ ABSL_FLAG(int, search_games, 500, "search: games each perturbed policy plays per
 ABSL_FLAG(int, search_layers, 1, "search: how many of the network's last layers are searched");
 ABSL_FLAG(std::string, search_opponents, "dirk",
           "search: the population playing the other seats, mixed over seats and deals: dirk, random, "
-          "ismcts:N (comma-separated; a name given twice plays twice as often)");
+          "ismcts:N, learned:<weights file> (comma-separated; a name given twice plays twice as often)");
 ABSL_FLAG(double, sigma, 0.1,
           "search: perturbation of a weight, relative to its layer's RMS weight (absolute from --start=dirk)");
 ABSL_FLAG(double, margin_sigma, 0.02, "search: perturbation of the advice margin");
@@ -49,12 +49,12 @@ ABSL_FLAG(int, search_move_features, 0,
 ABSL_FLAG(double, search_step, 1.0, "search: step along the normalized gradient estimate, in sigmas");
 ABSL_FLAG(std::string, rollout_base, "dirk",
           "rollouts and imitation: the policy playing the base games at every seat (dirk, random, "
-          "ismcts:N); in imitation the teacher plays the sampled decisions");
+          "ismcts:N, learned:<weights file>); in imitation the teacher plays the sampled decisions");
 ABSL_FLAG(std::string, rollout_playouts, "",
           "rollouts: the policy playing the compared moves' worlds out (empty: --rollout_base)");
 ABSL_FLAG(std::string, rollout_opponents, "",
           "rollouts: a population for the other seats of the base games (dirk, random, ismcts:N, "
-          "comma-separated; a name given twice sits twice as often); one seat plays --rollout_base and "
+          "learned:<weights file>, comma-separated; a name given twice sits twice as often); one seat plays --rollout_base and "
           "alone is compared. Empty: --rollout_base at every seat");
 ABSL_FLAG(double, sample_rate, 0.5, "rollouts: share of the base games' decisions compared");
 ABSL_FLAG(int, rollouts, 8, "rollouts: resampled worlds per compared decision");
@@ -83,7 +83,8 @@ ABSL_FLAG(double, dirk_opponents, 0.5, "share of opponent seats Dirk plays");
 ABSL_FLAG(double, random_opponents, 0.1, "share of opponent seats played at random");
 ABSL_FLAG(double, snapshot_opponents, 0.2, "share of opponent seats played by older snapshots");
 ABSL_FLAG(std::string, eval_vs, "dirk",
-          "opponents besides random to evaluate against (dirk, ismcts:N, comma-separated, or empty)");
+          "opponents besides random to evaluate against (dirk, ismcts:N, learned:<weights file>, "
+          "comma-separated, or empty); the first selects the kept network and tunes its margin");
 ABSL_FLAG(int, eval_every, 2000, "episodes between evaluations");
 ABSL_FLAG(int, eval_games, 400, "games per evaluation");
 ABSL_FLAG(int, eval_threads, 1, "threads for evaluations");

@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "learn/learned_policy.h"
+#include "learn/named_policy.h"
 #include "learn/policy_search.h"
 #include "learn/search_policy.h"
 #include "learn/trainer.h"
@@ -289,6 +290,53 @@ TEST(LearnedBot, CorruptOrForeignWeightsAreClearErrors) {
   const std::string renamed = Folder("renamed");  // one game's weights under another's name
   std::ofstream(renamed + "/" + AllGames().back()->name() + "-4p.gmlp", std::ios::binary) << bytes;
   EXPECT_EQ(LearnedPolicy::Load(renamed).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+// One weights file as a policy (a league's past snapshot, "learned:<file>"): at every step of
+// a four-player game in every game it chooses what the learned bot with the whole folder
+// chooses; a table of another size, a missing file and another game's file are errors that
+// name the file.
+TEST(NetworkFilePolicy, PlaysAsTheLearnedBotAtItsTableAndRefusesOthers) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    const std::string file = absl::StrCat(GAVEL_WEIGHTS_DIR, "/", game->name(), "-4p.gmlp");
+    auto snapshot = PolicyNamed(absl::StrCat("learned:", file), *game);
+    ASSERT_TRUE(snapshot.ok()) << snapshot.status();
+    auto state = std::move(*game->NewGame(4, 21, {}));
+    Rng rng(1);
+    std::vector<Move> legal;
+    int decisions = 0;
+    while (!state->finished()) {
+      state->LegalMoves(legal);
+      v1::View view;
+      state->Observe(state->to_move(), &view);
+      const Turn turn(*state, view, legal, rng);
+      auto chosen = (*snapshot)(turn);
+      ASSERT_TRUE(chosen.ok()) << chosen.status();
+      ASSERT_EQ(*chosen, *RepositoryWeights().Choose(turn));
+      state->ApplyLegal(*chosen, nullptr);
+      ++decisions;
+    }
+    EXPECT_GT(decisions, 10);
+
+    const int other_size = game->name() == "morgenland" ? 3 : 2;
+    auto other_table = std::move(*game->NewGame(other_size, 21, {}));
+    other_table->LegalMoves(legal);
+    v1::View view;
+    other_table->Observe(other_table->to_move(), &view);
+    const absl::Status refused = (*snapshot)(Turn(*other_table, view, legal, rng)).status();
+    EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(std::string(refused.message()), HasSubstr(file));
+
+    const absl::Status missing = PolicyNamed("learned:/no/such/file.gmlp", *game).status();
+    EXPECT_FALSE(missing.ok());
+    EXPECT_THAT(std::string(missing.message()), HasSubstr("/no/such/file.gmlp"));
+    EXPECT_EQ(PolicyNamed("learned:", *game).status().code(), absl::StatusCode::kInvalidArgument);
+    for (const Game* other : AllGames())
+      if (other != game)
+        EXPECT_EQ(PolicyNamed(absl::StrCat("learned:", file), *other).status().code(),
+                  absl::StatusCode::kFailedPrecondition);
+  }
 }
 
 // Loads a folder holding one tiny Sultan network with the given metadata.
