@@ -40,6 +40,20 @@ absl::Status SetAdvisor(const Game& game, QPolicy& network, const std::string& p
 
 }  // namespace
 
+bool TrainedNetwork::TrainedFor(const v1::View& view) const {
+  return static_cast<int>(view.seats()) == seats && (view.players() == 0 || view.players() == players);
+}
+
+absl::StatusOr<TrainedNetwork> LoadTrainedNetwork(const Game& game, const std::string& path) {
+  auto network = QPolicy::Load(game, path);
+  if (!network.ok()) return network.status();
+  GAVEL_RETURN_IF_ERROR(SetAdvisor(game, *network, path));
+  auto table = TrainedTable(game, *network, path);
+  if (!table.ok()) return table.status();
+  const auto [players, seats] = *table;
+  return TrainedNetwork{seats, players, *std::move(network)};
+}
+
 absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::string& folder) {
   std::error_code error;
   std::filesystem::directory_iterator entries(folder, error);
@@ -58,13 +72,9 @@ absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::st
       spdlog::debug("{}: {} is not in this build; skipped", path, match[1].str());
       continue;
     }
-    auto network = QPolicy::Load(*game, path);
+    auto network = LoadTrainedNetwork(*game, path);
     if (!network.ok()) return network.status();
-    GAVEL_RETURN_IF_ERROR(SetAdvisor(*game, *network, path));
-    auto table = TrainedTable(*game, *network, path);
-    if (!table.ok()) return table.status();
-    const auto [players, seats] = *table;
-    learned->networks_[game->name()].push_back(Network{seats, players, *std::move(network)});
+    learned->networks_[game->name()].push_back(*std::move(network));
   }
   if (learned->networks_.empty())
     return absl::NotFoundError(absl::StrCat("no <game>-<players>p.gmlp weights file in ", folder));
@@ -81,10 +91,8 @@ const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   auto it = networks_.find(view.game());
   if (it == networks_.end()) return nullptr;
   const Game& game = *FindGame(view.game());
-  const int seats = static_cast<int>(view.seats());  // automata included
-  for (const Network& network : it->second) {
-    // A view without a player count (from an engine older than View.players) goes by seats.
-    if (network.seats != seats || (view.players() != 0 && network.players != view.players())) continue;
+  for (const TrainedNetwork& network : it->second) {
+    if (!network.TrainedFor(view)) continue;
     // Weights made for another feature layout are never fed features they do not fit.
     auto size = InputSize(game, view, network.policy.layout());
     if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
@@ -126,19 +134,14 @@ Policy LearnedPolicy::AsPolicy() const {
 }
 
 absl::StatusOr<Policy> NetworkFilePolicy(const Game& game, const std::string& path) {
-  auto network = QPolicy::Load(game, path);
+  auto network = LoadTrainedNetwork(game, path);
   if (!network.ok()) return network.status();
-  GAVEL_RETURN_IF_ERROR(SetAdvisor(game, *network, path));
-  auto table = TrainedTable(game, *network, path);
-  if (!table.ok()) return table.status();
-  const auto [players, seats] = *table;
-  auto shared = std::make_shared<const QPolicy>(*std::move(network));
-  return Policy([shared, players, seats, path](const Turn& turn) -> absl::StatusOr<Move> {
-    const v1::View& view = turn.view();
-    if (static_cast<int>(view.seats()) != seats || (view.players() != 0 && view.players() != players))
-      return absl::FailedPreconditionError(absl::StrCat(path, " was trained for ", players,
+  auto shared = std::make_shared<const TrainedNetwork>(*std::move(network));
+  return Policy([shared, path](const Turn& turn) -> absl::StatusOr<Move> {
+    if (!shared->TrainedFor(turn.view()))
+      return absl::FailedPreconditionError(absl::StrCat(path, " was trained for ", shared->players,
                                                         " players, not for this table"));
-    return shared->Choose(turn);
+    return shared->policy.Choose(turn);
   });
 }
 

@@ -19,6 +19,20 @@
 
 namespace gavel::learn {
 
+// One weights file with the table it was trained for.
+struct TrainedNetwork {
+  int seats = 0;    // of the table it was trained for, automata included
+  int players = 0;  // the player count it was trained for
+  QPolicy policy;
+  // Whether `view` is of that table (a view without a player count, from an engine older
+  // than View.players, goes by its seats).
+  bool TrainedFor(const v1::View& view) const;
+};
+
+// Loads a weights file of `game` with its advisor (from the metadata) set. An error names
+// the file.
+absl::StatusOr<TrainedNetwork> LoadTrainedNetwork(const Game& game, const std::string& path);
+
 class LearnedPolicy {
  public:
   // Loads every `<game>-<players>p.gmlp` in `folder`; weights of games not in this build are
@@ -43,12 +57,7 @@ class LearnedPolicy {
   const QPolicy* NetworkFor(const v1::View& view) const;
   void WarnOnceAboutFallback(const v1::View& view) const;
 
-  struct Network {
-    int seats = 0;    // of the table it was trained for, automata included
-    int players = 0;  // the player count it was trained for
-    QPolicy policy;
-  };
-  std::map<std::string, std::vector<Network>> networks_;  // by game
+  std::map<std::string, std::vector<TrainedNetwork>> networks_;  // by game
   mutable std::mutex warned_mutex_;
   mutable std::set<std::string> warned_;
 };
