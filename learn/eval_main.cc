@@ -67,6 +67,8 @@ ABSL_FLAG(std::string, field, "",
           "ismcts:N for N iterations, or learned:<weights file> for one network); empty: the matchups instead");
 ABSL_FLAG(std::string, field_players, "", "comma-separated table sizes (empty: every count the game allows)");
 ABSL_FLAG(int, field_deals, 100, "deals per table size, each played once per seat rotation");
+ABSL_FLAG(bool, field_head_to_head, true,
+          "after each field table, the first policy against copies of each other one");
 
 namespace {
 
@@ -152,6 +154,13 @@ std::string WinRateInterval(double rate, int n) {
   return absl::StrFormat("%.3f (%.3f–%.3f)", rate, low, high);
 }
 
+// Appends a finished part of the tables to `out` and shows it at once, so that a run stopped
+// early keeps what it has measured.
+void Report(const std::string& part, std::string& out) {
+  std::fprintf(stderr, "%s", part.c_str());
+  out += part;
+}
+
 // The field's tables for one game at each table size, then the head-to-head rows.
 absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::learn::LearnedPolicy& learned) {
   const std::vector<std::string> names = absl::StrSplit(absl::GetFlag(FLAGS_field), ',', absl::SkipEmpty());
@@ -182,25 +191,29 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
                  options.deals * players);
     auto rows = gavel::learn::EvaluateField(game, field, options);
     if (!rows.ok()) return rows.status();
-    absl::StrAppendFormat(&out, "\n%s, %d players: %d matches (%d deals, seats rotated, cyclic order changing by deal); fair share %.3f\n\n"
-                          "| Policy | Rating μ − 3σ (μ ± σ) | Seats | Win rate (95%% CI) | Mean score (95%% CI) |\n"
-                          "|---|---|---|---|---|\n", game.name(), players, options.deals * players,
-                          options.deals, 1.0 / players);
+    std::string table = absl::StrFormat(
+        "\n%s, %d players: %d matches (%d deals, seats rotated, cyclic order changing by deal); fair share %.3f\n\n"
+        "| Policy | Rating μ − 3σ (μ ± σ) | Seats | Win rate (95%% CI) | Mean score (95%% CI) |\n"
+        "|---|---|---|---|---|\n", game.name(), players, options.deals * players, options.deals, 1.0 / players);
     for (const gavel::learn::FieldRow& row : *rows)
-      absl::StrAppendFormat(&out, "| %s | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
+      absl::StrAppendFormat(&table, "| %s | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
                             row.rating.conservative(), row.rating.mu, row.rating.sigma, row.seats,
                             WinRateInterval(row.win_rate, row.seats),
                             ScoreInterval(row.mean_score, row.mean_score_ci95));
-    absl::StrAppendFormat(&out, "\nHead to head, %d players: %s in one seat, copies of the opponent in the "
-                          "others (%d games each)\n\n| Opponent | Win rate (95%% CI) | Mean score (95%% CI) |\n"
-                          "|---|---|---|\n", players, field[0].name, options.deals * players);
+    Report(table, out);
+    if (!absl::GetFlag(FLAGS_field_head_to_head)) continue;
+    Report(absl::StrFormat("\nHead to head, %d players: %s in one seat, copies of the opponent in the "
+                           "others (%d games each)\n\n| Opponent | Win rate (95%% CI) | Mean score (95%% CI) |\n"
+                           "|---|---|---|\n", players, field[0].name, options.deals * players),
+           out);
     for (size_t opponent = 1; opponent < field.size(); ++opponent) {
       auto result = gavel::learn::Evaluate(game, players, {}, field[0].policy, field[opponent].policy,
                                            options.deals * players, options.seed, options.threads);
       if (!result.ok()) return result.status();
-      absl::StrAppendFormat(&out, "| %s | %s | %s |\n", field[opponent].name,
-                            WinRateInterval(result->win_rate, result->games),
-                            ScoreInterval(result->mean_score, result->mean_score_ci95));
+      Report(absl::StrFormat("| %s | %s | %s |\n", field[opponent].name,
+                             WinRateInterval(result->win_rate, result->games),
+                             ScoreInterval(result->mean_score, result->mean_score_ci95)),
+             out);
     }
   }
   return out;
@@ -233,7 +246,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", field.status().ToString().c_str());
         return 1;
       }
-      std::fprintf(stderr, "%s", field->c_str());
       tables += *field;
     }
     std::printf("%s", tables.c_str());
@@ -252,19 +264,21 @@ int main(int argc, char** argv) {
     const std::string& name = game->name();
     Timed timer;
     for (absl::string_view matchup : absl::StrSplit(absl::GetFlag(FLAGS_matchups), ',', absl::SkipEmpty())) {
-      std::vector<std::string> pair = absl::StrSplit(matchup, '-');
-      if (pair.size() != 2) {
-        std::fprintf(stderr, "a matchup is candidate-opponent, not %s\n", std::string(matchup).c_str());
+      auto pair = gavel::learn::SplitMatchup(matchup, [&](const std::string& side) {
+        return MakePolicy(side, *game, **learned, timer).ok();
+      });
+      if (!pair.ok()) {
+        std::fprintf(stderr, "%s\n", pair.status().ToString().c_str());
         return 2;
       }
-      auto candidate = MakePolicy(pair[0], *game, **learned, timer);
-      auto opponent = MakePolicy(pair[1], *game, **learned, timer);
+      auto candidate = MakePolicy(pair->first, *game, **learned, timer);
+      auto opponent = MakePolicy(pair->second, *game, **learned, timer);
       if (!candidate.ok() || !opponent.ok()) {
         std::fprintf(stderr, "%s\n", (candidate.ok() ? opponent : candidate).status().ToString().c_str());
         return 2;
       }
-      std::fprintf(stderr, "%s: %s vs %s, %d games...\n", name.c_str(), pair[0].c_str(),
-                   pair[1].c_str(), count);
+      std::fprintf(stderr, "%s: %s vs %s, %d games...\n", name.c_str(), pair->first.c_str(),
+                   pair->second.c_str(), count);
       const auto start = std::chrono::steady_clock::now();
       auto result = gavel::learn::Evaluate(*game, players, {}, *candidate, *opponent, count,
                                            absl::GetFlag(FLAGS_seed), absl::GetFlag(FLAGS_threads));
@@ -275,7 +289,7 @@ int main(int argc, char** argv) {
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const std::string row = absl::StrFormat(
-          "| %s | %s | %s | %s | %.3f | %s |\n", name, Label(pair[0], name), Label(pair[1], name),
+          "| %s | %s | %s | %s | %.3f | %s |\n", name, Label(pair->first, name), Label(pair->second, name),
           WinRateInterval(result->win_rate, result->games), 1.0 / players,
           ScoreInterval(result->mean_score, result->mean_score_ci95));
       std::fprintf(stderr, "%s  (%.0f s)\n", row.c_str(), seconds);

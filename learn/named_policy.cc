@@ -42,4 +42,18 @@ absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const
   return policies;
 }
 
+absl::StatusOr<std::pair<std::string, std::string>> SplitMatchup(
+    absl::string_view matchup, absl::FunctionRef<bool(const std::string&)> names_policy) {
+  std::vector<std::pair<std::string, std::string>> readings;
+  for (size_t dash = matchup.find('-'); dash != absl::string_view::npos; dash = matchup.find('-', dash + 1)) {
+    std::pair<std::string, std::string> reading{matchup.substr(0, dash), matchup.substr(dash + 1)};
+    if (names_policy(reading.first) && names_policy(reading.second)) readings.push_back(std::move(reading));
+  }
+  if (readings.size() == 1) return std::move(readings.front());
+  if (readings.empty())
+    return absl::InvalidArgumentError(absl::StrCat("'", matchup, "' is not candidate-opponent, two policies' names"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", matchup, "' splits into two policies' names in ", readings.size(), " ways"));
+}
+
 }  // namespace gavel::learn

@@ -4,7 +4,10 @@
 // "learned:<file>" (one network's weights file, e.g. a past snapshot).
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "absl/functional/function_ref.h"
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -20,5 +23,11 @@ std::optional<int> IsmctsIterationsNamed(absl::string_view name);
 
 // A comma-separated list of such names, in order (a name given twice plays twice as often).
 absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game);
+
+// "candidate-opponent" split into its two names. A name may hold a '-' itself
+// (learned:<a path>), so it splits at the one '-' where `names_policy` accepts both sides;
+// none or several such places is an InvalidArgument error.
+absl::StatusOr<std::pair<std::string, std::string>> SplitMatchup(
+    absl::string_view matchup, absl::FunctionRef<bool(const std::string&)> names_policy);
 
 }  // namespace gavel::learn

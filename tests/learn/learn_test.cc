@@ -294,6 +294,23 @@ TEST(Evaluate, SeatsEveryMemberOfAPopulation) {
   for (const char* other : {"ismcts", "ismcts:", "ismcts:-3", "dirk"}) EXPECT_FALSE(IsmctsIterationsNamed(other));
 }
 
+// A matchup splits at the one '-' that leaves two policies' names, so a weights file's path
+// may hold dashes; a matchup that splits no way or several ways is refused.
+TEST(SplitMatchup, SplitsWhereBothSidesNamePolicies) {
+  const std::set<std::string> names = {"dirk", "learned", "learned:weights/sultan-2p.gmlp", "a", "a-b", "b-c", "c"};
+  const auto names_policy = [&names](const std::string& name) { return names.contains(name); };
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(SplitMatchup("learned-dirk", names_policy).value(), Pair("learned", "dirk"));
+  EXPECT_EQ(SplitMatchup("learned:weights/sultan-2p.gmlp-dirk", names_policy).value(),
+            Pair("learned:weights/sultan-2p.gmlp", "dirk"));
+  EXPECT_EQ(SplitMatchup("dirk-learned:weights/sultan-2p.gmlp", names_policy).value(),
+            Pair("dirk", "learned:weights/sultan-2p.gmlp"));
+  for (const char* wrong : {"", "learned", "learned-", "-dirk", "learned-alphazero", "dirk-dirk-dirk"})
+    EXPECT_EQ(SplitMatchup(wrong, names_policy).status().code(), absl::StatusCode::kInvalidArgument) << wrong;
+  const absl::Status ambiguous = SplitMatchup("a-b-c", names_policy).status();
+  EXPECT_THAT(std::string(ambiguous.message()), HasSubstr("2 ways"));
+}
+
 // The ismcts bot's policy answers with a legal move from a mid-game view in every game, and
 // the same seed gives the same answer.
 TEST(IsmctsPolicy, ChoosesALegalMoveInEveryGame) {
