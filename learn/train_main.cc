@@ -19,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
+#include "learn/learned_policy.h"
 #include "learn/named_policy.h"
 #include "learn/policy_search.h"
 #include "learn/trainer.h"
@@ -32,8 +33,9 @@ ABSL_FLAG(std::string, method, "rollouts",
           "last layers, see learn/policy_search.h)");
 ABSL_FLAG(int, teacher_iterations, 1000, "imitation: the ISMCTS teacher's iterations per decision");
 ABSL_FLAG(std::string, start, "",
-          "search: the trained weights the search starts from, or 'dirk' for a linear network that "
-          "plays Dirk's advice (see AdviceFollowingNetwork)");
+          "the trained weights (a file of this game and player count) training starts from instead "
+          "of fresh ones; for search also 'dirk', a linear network that plays Dirk's advice (see "
+          "AdviceFollowingNetwork)");
 ABSL_FLAG(int, iterations, 40, "search: iterations");
 ABSL_FLAG(int, pairs, 8, "search: antithetic pairs of perturbations per iteration");
 ABSL_FLAG(int, search_games, 500, "search: games each perturbed policy plays per iteration");
@@ -115,6 +117,24 @@ absl::Status ParseOptions(const std::string& text, gavel::OptionMap* options) {
   return absl::OkStatus();
 }
 
+// --start for the regression methods: a network of this game and player count whose input
+// fits this training's (the same advice and feature layout).
+absl::StatusOr<gavel::learn::Mlp> StartNetwork(const gavel::Game& game, const std::string& path,
+                                               const gavel::learn::TrainConfig& config) {
+  if (path == "dirk") return absl::InvalidArgumentError("--start=dirk is for --method=search");
+  auto trained = gavel::learn::LoadTrainedNetwork(game, path);
+  if (!trained.ok()) return trained.status();
+  if (trained->players != config.players)
+    return absl::FailedPreconditionError(absl::StrCat(path, " was trained for ", trained->players,
+                                                      " players, not ", config.players));
+  const int inputs = gavel::learn::TrainingInputSize(game, config);
+  if (trained->policy.network().input_size() != inputs)
+    return absl::FailedPreconditionError(absl::StrCat(path, "'s network takes ", trained->policy.network().input_size(),
+                                                      " inputs, this training's ", inputs,
+                                                      " (another --advice or feature layout)"));
+  return trained->policy.network();
+}
+
 absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& game) {
   gavel::learn::TrainConfig config;
   config.players = absl::GetFlag(FLAGS_players);
@@ -174,6 +194,11 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.advisor = *advisor;
   } else if (absl::GetFlag(FLAGS_advice) != "none") {
     return absl::InvalidArgumentError("--advice is dirk or none");
+  }
+  if (!absl::GetFlag(FLAGS_start).empty()) {
+    auto start = StartNetwork(game, absl::GetFlag(FLAGS_start), config);
+    if (!start.ok()) return start.status();
+    config.start = *std::move(start);
   }
   if (absl::GetFlag(FLAGS_guide) != "none") {
     auto guide = Named(absl::GetFlag(FLAGS_guide), game);

@@ -8,15 +8,6 @@
 namespace gavel::learn {
 namespace {
 
-int InputSizeOf(const Game& game, const TrainConfig& config) {
-  auto state = game.NewGame(config.players, config.seed, config.options);
-  if (!state.ok()) return 0;
-  v1::View view;
-  (*state)->Observe((*state)->to_move(), &view);
-  auto size = InputSize(game, view, LayoutFor(config.advisor_name));
-  return size.ok() ? *size : 0;
-}
-
 std::vector<int> Layers(int input, const std::vector<int>& hidden) {
   std::vector<int> sizes = {input};
   sizes.insert(sizes.end(), hidden.begin(), hidden.end());
@@ -30,13 +21,26 @@ Policy GreedyOf(const QPolicy& policy) {
 
 double Interpolate(double from, double to, double fraction) { return from + (to - from) * fraction; }
 
+Mlp InitialNetwork(const Game& game, const TrainConfig& config) {
+  if (config.start) return *config.start;
+  return Mlp(Layers(TrainingInputSize(game, config), config.hidden), config.seed);
+}
+
 }  // namespace
+
+int TrainingInputSize(const Game& game, const TrainConfig& config) {
+  auto state = game.NewGame(config.players, config.seed, config.options);
+  if (!state.ok()) return 0;
+  v1::View view;
+  (*state)->Observe((*state)->to_move(), &view);
+  auto size = InputSize(game, view, LayoutFor(config.advisor_name));
+  return size.ok() ? *size : 0;
+}
 
 Trainer::Trainer(const Game& game, TrainConfig config)
     : game_(game),
       config_(std::move(config)),
-      policy_(game, Mlp(Layers(InputSizeOf(game, config_), config_.hidden), config_.seed),
-              config_.advisor_name, config_.advisor),
+      policy_(game, InitialNetwork(game, config_), config_.advisor_name, config_.advisor),
       oppositions_(OppositionsOf(config_)),
       rng_(Rng::FromSeed(config_.seed)) {
   policy_.mutable_network().metadata =

@@ -49,6 +49,9 @@ struct TrainConfig {
   uint64_t seed = 1;
   int episodes = 2000;
   std::vector<int> hidden = {128, 64};
+  // The network training starts from (e.g. a past snapshot, to improve on it) instead of
+  // fresh weights; `hidden` is then ignored. Its input must be TrainingInputSize's.
+  std::optional<Mlp> start;
   // Gives the network Dirk's (or another policy's) choice as a move feature; see QPolicy.
   std::string advisor_name;
   Advisor advisor;
@@ -107,6 +110,9 @@ struct TrainProgress {
   std::vector<std::pair<std::string, Evaluation>> evaluations;
   bool best_so_far = false;
 };
+
+// The input size of the networks a trainer with `config` trains (0 if the game cannot start).
+int TrainingInputSize(const Game& game, const TrainConfig& config);
 
 class Trainer {
  public:

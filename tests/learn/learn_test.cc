@@ -627,6 +627,27 @@ TEST(Trainer, RolloutWorldsArePlayedOutByThePlayoutPolicy) {
   EXPECT_GT(base_calls, base_games_only);
 }
 
+// With a start network (e.g. a past snapshot to improve on) training begins from its weights,
+// not from fresh ones, whatever the hidden sizes asked for.
+TEST(Trainer, StartsFromTheGivenNetwork) {
+  const Game& game = *AllGames().front();
+  TrainConfig config;
+  config.method = TrainMethod::kRollouts;
+  config.players = game.info().min_players;
+  config.hidden = {16};
+  config.base = NamedPolicy{"random", RandomPolicy()};
+  const int inputs = TrainingInputSize(game, config);
+  ASSERT_GT(inputs, 0);
+  const Mlp start({inputs, 8, 4, 1}, 7);
+  Mlp::Matrix probe = Mlp::Matrix::Random(3, inputs);
+  const Eigen::VectorXf fresh = Trainer(game, config).policy().network().Forward(probe);
+  config.start = start;
+  const Trainer trainer(game, config);
+  EXPECT_EQ(trainer.policy().network().sizes(), start.sizes());
+  EXPECT_EQ(trainer.policy().network().Forward(probe), start.Forward(probe));
+  EXPECT_NE(fresh, start.Forward(probe));
+}
+
 // Against a population, a base game seats the base policy once and drawn members in the
 // other seats: only the base's seat is compared, and its worlds are played out with the
 // members in their seats. The population is the first opposition evaluated after random.
