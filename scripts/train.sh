@@ -18,9 +18,10 @@
 # Sultan's for two, three and five players and Morgenland's for three and five (their
 # four-player settings), and Moonlight Market's for one to five players (rollouts played out
 # at random, the same settings at every size; all five trained again on 2026-11-26 when a
-# bid's move features changed); Sultan's three-player network and every Moonlight Market
-# network were checked byte for byte against a second run (after the retraining, the
-# one-player network).
+# bid's move features changed). Sultan's two-player network has a second stage, trained on the
+# first one's play from its weights (about 35 minutes of one core). Sultan's three-player
+# network and every Moonlight Market network were checked byte for byte against a second run
+# (after the retraining, the one-player network).
 # Sultan's and Morgenland's four-player networks were made with their settings at commit
 # 97e26d8; the trainer has changed since (input layout, rollout candidates and targets), so
 # running it now trains new networks for them, not byte-identical copies. To reproduce those
@@ -31,10 +32,15 @@ cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
 build_dir=${GAVEL_BUILD_DIR:-build}
 threads=${GAVEL_TRAIN_THREADS:-2}  # games of evaluations and searches; same weights on any count
-# Each network's training flags are one line beside its weights, weights/<game>-<n>p.train
-# for a table of n players; the games are those of this build (gavel-train --list_games).
+# Each network's training flags are beside its weights, weights/<game>-<n>p.train for a table
+# of n players, one line per stage: a later stage starts from the weights the one before it
+# wrote, which its flags name {previous} (e.g. --start={previous}). The last stage writes
+# weights/<game>-<n>p.gmlp and .curve.csv, an earlier stage k weights/<game>-<n>p.stage<k>.curve.csv
+# and its weights in $build_dir/train-stages (a fixed path, since the curves name it). The games are those of this build (gavel-train --list_games).
 games=("$@")
 ((${#games[@]})) || mapfile -t games < <("$build_dir/learn/gavel-train" --list_games)
+stages_dir=$build_dir/train-stages
+mkdir -p "$stages_dir"
 for game in "${games[@]}"; do
   shopt -s nullglob
   settings_files=(weights/"$game"-*p.train)
@@ -43,8 +49,19 @@ for game in "${games[@]}"; do
     name=$(basename "$settings" .train)  # <game>-<n>p
     players=${name##*-}
     players=${players%p}
-    read -r -a flags <"$settings"
-    "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
-      --eval_threads="$threads" --out="weights/$name.gmlp" --curve="weights/$name.curve.csv"
+    mapfile -t stages < <(grep -v '^[[:space:]]*$' "$settings")
+    previous=""
+    for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
+      if ((stage == ${#stages[@]})); then
+        out="weights/$name.gmlp" curve="weights/$name.curve.csv"
+      else
+        out="$stages_dir/$name.stage$stage.gmlp" curve="weights/$name.stage$stage.curve.csv"
+      fi
+      read -r -a flags <<<"${stages[stage - 1]//\{previous\}/$previous}"
+      ((${#stages[@]} == 1)) || echo "$name: stage $stage of ${#stages[@]}" >&2
+      "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
+        --eval_threads="$threads" --out="$out" --curve="$curve"
+      previous=$out
+    done
   done
 done
