@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
-
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/core/game.h"
