@@ -35,8 +35,9 @@ threads=${GAVEL_TRAIN_THREADS:-2}  # games of evaluations and searches; same wei
 # Each network's training flags are beside its weights, weights/<game>-<n>p.train for a table
 # of n players, one line per stage: a later stage starts from the weights the one before it
 # wrote, which its flags name {previous} (e.g. --start={previous}). The last stage writes
-# weights/<game>-<n>p.gmlp and .curve.csv, an earlier stage k weights/<game>-<n>p.stage<k>.curve.csv
-# and its weights in $build_dir/train-stages (a fixed path, since the curves name it). The games are those of this build (gavel-train --list_games).
+# weights/<game>-<n>p.gmlp and .curve.csv; an earlier stage k writes
+# weights/<game>-<n>p.stage<k>.curve.csv and its weights in $build_dir/train-stages (a fixed
+# path, since the curves name it). The games are those of this build (gavel-train --list_games).
 games=("$@")
 ((${#games[@]})) || mapfile -t games < <("$build_dir/learn/gavel-train" --list_games)
 stages_dir=$build_dir/train-stages
