@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The repository documents itself: no file cites a path outside it, every relative link in
-the README and docs/ resolves inside it, the README stays short, and every game folder in
-engine/ has its rules in docs/rules/.
+the README and docs/ resolves inside it (a link to a section, to a heading of its document),
+the README stays short, and every game folder in engine/ has its rules in docs/rules/.
 
     /usr/bin/python3 tests/scripts/docs_test.py SOURCE_DIR
 """
@@ -27,17 +27,39 @@ for folder, dirs, files in os.walk(root):
             if outside.search(line):
                 failures.append(f"{os.path.relpath(path, root)}:{number} cites a path outside the repository")
 
-link = re.compile(r"\]\(([^)#\s]+)(#[^)]*)?\)")
+def anchors(path):
+    """The section anchors a Markdown file's headings get (GitHub's rule: lower case, no
+    punctuation but '-' and '_', spaces to '-', repeated headings numbered -1, -2, ...)."""
+    seen = {}
+    found = set()
+    in_code = False
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("```"):
+            in_code = not in_code
+        heading = re.match(r"#{1,6} (.*)", line)
+        if in_code or not heading:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
+
+
+link = re.compile(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)")
 docs = [os.path.join(root, "README.md")]
 for folder, _, files in os.walk(os.path.join(root, "docs")):
     docs += [os.path.join(folder, name) for name in files if name.endswith(".md")]
 for doc in docs:
-    for target, _ in link.findall(open(doc, encoding="utf-8").read()):
+    for target, anchor in link.findall(open(doc, encoding="utf-8").read()):
         if re.match(r"[a-z]+:", target):
             continue  # an outside web address
-        resolved = os.path.normpath(os.path.join(os.path.dirname(doc), target))
+        resolved = os.path.normpath(os.path.join(os.path.dirname(doc), target)) if target else doc
         if not resolved.startswith(root) or not os.path.exists(resolved):
             failures.append(f"{os.path.relpath(doc, root)} links to {target}, which is not in the repository")
+        elif anchor and resolved.endswith(".md") and anchor not in anchors(resolved):
+            failures.append(f"{os.path.relpath(doc, root)} links to {target}#{anchor}, a section "
+                            f"{os.path.relpath(resolved, root)} does not have")
 
 size = os.path.getsize(os.path.join(root, "README.md"))
 if size > 10 * 1024:
