@@ -64,7 +64,7 @@ ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
 ABSL_FLAG(std::string, field, "",
           "comma-separated policies for a field evaluation (learned, search, dirk, random, rollout, ismcts, "
-          "ismcts:N for N iterations, or learned:<weights file> for one network); empty: the matchups instead");
+          "ismcts:N for N iterations, ismcts:N/M with play-outs cut after M moves, or learned:<weights file> for one network); empty: the matchups instead");
 ABSL_FLAG(std::string, field_players, "", "comma-separated table sizes (empty: every count the game allows)");
 ABSL_FLAG(int, field_deals, 100, "deals per table size, each played once per seat rotation");
 ABSL_FLAG(bool, field_head_to_head, true,
@@ -100,9 +100,10 @@ int IsmctsIterations(const std::string& game) {
   return absl::GetFlag(FLAGS_ismcts_iterations);
 }
 
-// "ismcts:N": N iterations; "ismcts": the flags' budget for the game.
+// "ismcts:N" or "ismcts:N/M": N iterations; "ismcts": the flags' budget for the game.
 int IsmctsBudget(const std::string& name, const std::string& game) {
-  return gavel::learn::IsmctsIterationsNamed(name).value_or(IsmctsIterations(game));
+  const std::optional<gavel::learn::IsmctsOptions> options = gavel::learn::IsmctsOptionsNamed(name);
+  return options ? options->iterations : IsmctsIterations(game);
 }
 
 // A policy's name in the table: ismcts with its budget.
@@ -117,7 +118,12 @@ std::string Label(const std::string& name, const std::string& game) {
                                                absl::GetFlag(FLAGS_search_ms), playout_moves)
                              : absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
   }
-  if (absl::StartsWith(name, "ismcts")) return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
+  if (absl::StartsWith(name, "ismcts")) {
+    const std::optional<gavel::learn::IsmctsOptions> options = gavel::learn::IsmctsOptionsNamed(name);
+    if (options && options->playout_moves > 0)
+      return absl::StrFormat("ismcts (%d it., play-outs of %d moves)", options->iterations, options->playout_moves);
+    return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
+  }
   return name;
 }
 

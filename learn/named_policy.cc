@@ -10,25 +10,26 @@
 
 namespace gavel::learn {
 
-std::optional<int> IsmctsIterationsNamed(absl::string_view name) {
-  int iterations = 0;
-  if (absl::ConsumePrefix(&name, "ismcts:") && absl::SimpleAtoi(name, &iterations) && iterations > 0)
-    return iterations;
-  return std::nullopt;
+std::optional<IsmctsOptions> IsmctsOptionsNamed(absl::string_view name) {
+  if (!absl::ConsumePrefix(&name, "ismcts:")) return std::nullopt;
+  const std::pair<absl::string_view, absl::string_view> parts = absl::StrSplit(name, absl::MaxSplits('/', 1));
+  IsmctsOptions options;
+  if (!absl::SimpleAtoi(parts.first, &options.iterations) || options.iterations <= 0) return std::nullopt;
+  const bool cut = name.size() > parts.first.size();
+  if (cut && (!absl::SimpleAtoi(parts.second, &options.playout_moves) || options.playout_moves <= 0))
+    return std::nullopt;
+  return options;
 }
 
 absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game) {
   if (name == "dirk") return policy::dirk::Dirk(game.name());
   if (name == "random") return RandomPolicy();
-  if (const std::optional<int> iterations = IsmctsIterationsNamed(name)) {
-    IsmctsOptions options;
-    options.iterations = *iterations;
-    return IsmctsPolicy(game, options);
-  }
+  if (const std::optional<IsmctsOptions> options = IsmctsOptionsNamed(name)) return IsmctsPolicy(game, *options);
   if (absl::string_view file = name; absl::ConsumePrefix(&file, "learned:") && !file.empty())
     return NetworkFilePolicy(game, std::string(file));
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown policy '", name, "' (dirk, random, ismcts:N with N > 0 iterations or learned:<weights file>)"));
+  return absl::InvalidArgumentError(absl::StrCat("unknown policy '", name,
+                                                 "' (dirk, random, ismcts:N with N > 0 iterations, ismcts:N/M with "
+                                                 "play-outs cut after M > 0 moves, or learned:<weights file>)"));
 }
 
 absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game) {

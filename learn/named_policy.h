@@ -1,7 +1,9 @@
 #pragma once
 // Opponents by name, spelled the same in gavel-train and gavel-eval: "dirk" (the rules'
-// heuristic player), "random", "ismcts:N" (ISMCTS at N iterations per decision) and
-// "learned:<file>" (one network's weights file, e.g. a past snapshot).
+// heuristic player), "random", "ismcts:N" (ISMCTS at N iterations per decision),
+// "ismcts:N/M" (the same with play-outs cut after M moves, the scores so far ranking the
+// seats: IsmctsOptions::playout_moves) and "learned:<file>" (one network's weights file, e.g.
+// a past snapshot).
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,14 +13,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/core/game.h"
+#include "learn/ismcts.h"
 #include "learn/play.h"
 
 namespace gavel::learn {
 
 absl::StatusOr<Policy> PolicyNamed(absl::string_view name, const Game& game);
 
-// N of a name "ismcts:N" with N > 0, else nothing.
-std::optional<int> IsmctsIterationsNamed(absl::string_view name);
+// The search a name "ismcts:N" or "ismcts:N/M" (N, M > 0) describes, else nothing.
+std::optional<IsmctsOptions> IsmctsOptionsNamed(absl::string_view name);
 
 // A comma-separated list of such names, in order (a name given twice plays twice as often).
 absl::StatusOr<std::vector<Policy>> PoliciesNamed(absl::string_view names, const Game& game);

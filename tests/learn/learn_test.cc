@@ -290,8 +290,16 @@ TEST(Evaluate, SeatsEveryMemberOfAPopulation) {
   for (const char* wrong : {"", "ismcts:0", "ismcts:x", "alphazero"})
     EXPECT_EQ(PoliciesNamed(wrong, game).status().code(), absl::StatusCode::kInvalidArgument) << wrong;
   EXPECT_THAT(std::string(PolicyNamed("ismcts:0", game).status().message()), HasSubstr("'ismcts:0'"));
-  EXPECT_EQ(IsmctsIterationsNamed("ismcts:250"), 250);
-  for (const char* other : {"ismcts", "ismcts:", "ismcts:-3", "dirk"}) EXPECT_FALSE(IsmctsIterationsNamed(other));
+  ASSERT_TRUE(IsmctsOptionsNamed("ismcts:250"));
+  EXPECT_EQ(IsmctsOptionsNamed("ismcts:250")->iterations, 250);
+  EXPECT_EQ(IsmctsOptionsNamed("ismcts:250")->playout_moves, 0);  // to the end
+  ASSERT_TRUE(IsmctsOptionsNamed("ismcts:1000/40"));
+  EXPECT_EQ(IsmctsOptionsNamed("ismcts:1000/40")->iterations, 1000);
+  EXPECT_EQ(IsmctsOptionsNamed("ismcts:1000/40")->playout_moves, 40);
+  for (const char* other : {"ismcts", "ismcts:", "ismcts:-3", "dirk", "ismcts:5/", "ismcts:5/0", "ismcts:5/-1",
+                            "ismcts:/40", "ismcts:5/4/3", "ismcts:5/x"})
+    EXPECT_FALSE(IsmctsOptionsNamed(other)) << other;
+  EXPECT_TRUE(PolicyNamed("ismcts:5/3", game).ok());
 }
 
 // A matchup splits at the one '-' that leaves two policies' names, so a weights file's path
