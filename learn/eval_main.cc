@@ -64,7 +64,8 @@ ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
 ABSL_FLAG(std::string, field, "",
           "comma-separated policies for a field evaluation (learned, search, dirk, random, rollout, ismcts, "
-          "ismcts:N for N iterations, ismcts:N/M with play-outs cut after M moves, or learned:<weights file> for one network); empty: the matchups instead");
+          "ismcts:N for N iterations, ismcts:N/M with play-outs cut after M moves, or learned:<weights "
+          "file> for one network); empty: the matchups instead");
 ABSL_FLAG(std::string, field_players, "", "comma-separated table sizes (empty: every count the game allows)");
 ABSL_FLAG(int, field_deals, 100, "deals per table size, each played once per seat rotation");
 ABSL_FLAG(bool, field_head_to_head, true,
