@@ -121,9 +121,10 @@ std::string Label(const std::string& name, const std::string& game) {
   }
   if (absl::StartsWith(name, "ismcts")) {
     const std::optional<gavel::learn::IsmctsOptions> options = gavel::learn::IsmctsOptionsNamed(name);
+    const int iterations = options ? options->iterations : IsmctsIterations(game);
     if (options && options->playout_moves > 0)
-      return absl::StrFormat("ismcts (%d it., play-outs of %d moves)", options->iterations, options->playout_moves);
-    return absl::StrFormat("ismcts (%d it.)", IsmctsBudget(name, game));
+      return absl::StrFormat("ismcts (%d it., play-outs of %d moves)", iterations, options->playout_moves);
+    return absl::StrFormat("ismcts (%d it.)", iterations);
   }
   return name;
 }

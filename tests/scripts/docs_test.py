@@ -5,6 +5,7 @@ the README stays short, and every game folder in engine/ has its rules in docs/r
 
     /usr/bin/python3 tests/scripts/docs_test.py SOURCE_DIR
 """
+import functools
 import os
 import re
 import sys
@@ -27,6 +28,7 @@ for folder, dirs, files in os.walk(root):
             if outside.search(line):
                 failures.append(f"{os.path.relpath(path, root)}:{number} cites a path outside the repository")
 
+@functools.cache  # each document is read once, however many links name it
 def anchors(path):
     """The section anchors a Markdown file's headings get (GitHub's rule: lower case, no
     punctuation but '-' and '_', spaces to '-', repeated headings numbered -1, -2, ...)."""
