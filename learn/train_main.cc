@@ -87,6 +87,10 @@ ABSL_FLAG(double, snapshot_opponents, 0.2, "share of opponent seats played by ol
 ABSL_FLAG(std::string, eval_vs, "dirk",
           "opponents besides random to evaluate against (dirk, ismcts:N, learned:<weights file>, "
           "comma-separated, or empty); the first selects the kept network and tunes its margin");
+ABSL_FLAG(std::string, eval_population, "",
+          "a population mixed over the other seats of the evaluation that selects the kept network "
+          "and tunes its margin, before the --eval_vs opponents (names as for --eval_vs, "
+          "comma-separated; a name given twice sits twice as often). Empty: --rollout_opponents");
 ABSL_FLAG(int, eval_every, 2000, "episodes between evaluations");
 ABSL_FLAG(int, eval_games, 400, "games per evaluation");
 ABSL_FLAG(int, eval_threads, 1, "threads for evaluations");
@@ -106,6 +110,17 @@ absl::StatusOr<NamedPolicy> Named(const std::string& name, const gavel::Game& ga
   auto policy = gavel::learn::PolicyNamed(name, game);
   if (!policy.ok()) return policy.status();
   return NamedPolicy{name, *std::move(policy)};
+}
+
+// A comma-separated list of policy names (empty: none).
+absl::StatusOr<std::vector<NamedPolicy>> NamedList(const std::string& names, const gavel::Game& game) {
+  std::vector<NamedPolicy> policies;
+  for (absl::string_view name : absl::StrSplit(names, ',', absl::SkipEmpty())) {
+    auto policy = Named(std::string(name), game);
+    if (!policy.ok()) return policy.status();
+    policies.push_back(*std::move(policy));
+  }
+  return policies;
 }
 
 absl::Status ParseOptions(const std::string& text, gavel::OptionMap* options) {
@@ -152,11 +167,9 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
       if (!playouts.ok()) return playouts.status();
       config.playouts = *playouts;
     }
-    for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_rollout_opponents), ',', absl::SkipEmpty())) {
-      auto member = Named(std::string(name), game);
-      if (!member.ok()) return member.status();
-      config.base_opponents.push_back(*member);
-    }
+    auto base_opponents = NamedList(absl::GetFlag(FLAGS_rollout_opponents), game);
+    if (!base_opponents.ok()) return base_opponents.status();
+    config.base_opponents = *std::move(base_opponents);
     config.sample_rate = absl::GetFlag(FLAGS_sample_rate);
     config.rollouts = absl::GetFlag(FLAGS_rollouts);
     config.candidates = absl::GetFlag(FLAGS_candidates);
@@ -212,11 +225,12 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     if (!dirk.ok()) return dirk.status();
     config.extra_opponents.emplace_back(*dirk, absl::GetFlag(FLAGS_dirk_opponents));
   }
-  for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_eval_vs), ',', absl::SkipEmpty())) {
-    auto opponent = Named(std::string(name), game);
-    if (!opponent.ok()) return opponent.status();
-    config.eval_opponents.push_back(*opponent);
-  }
+  auto eval_population = NamedList(absl::GetFlag(FLAGS_eval_population), game);
+  if (!eval_population.ok()) return eval_population.status();
+  config.eval_population = *std::move(eval_population);
+  auto eval_opponents = NamedList(absl::GetFlag(FLAGS_eval_vs), game);
+  if (!eval_opponents.ok()) return eval_opponents.status();
+  config.eval_opponents = *std::move(eval_opponents);
   return config;
 }
 

@@ -262,9 +262,11 @@ float Trainer::TrainBatch(float learning_rate) {
 
 std::vector<Trainer::Opposition> Trainer::OppositionsOf(const TrainConfig& config) {
   std::vector<Opposition> oppositions = {{"random", {RandomPolicy()}}};
-  if (!config.base_opponents.empty()) {
+  const std::vector<NamedPolicy>& members =
+      config.eval_population.empty() ? config.base_opponents : config.eval_population;
+  if (!members.empty()) {
     Opposition population;
-    for (const NamedPolicy& member : config.base_opponents) {
+    for (const NamedPolicy& member : members) {
       population.name += population.name.empty() ? member.name : "+" + member.name;
       population.members.push_back(member.policy);
     }

@@ -700,6 +700,35 @@ TEST(Trainer, RolloutsAgainstAPopulationCompareOnlyTheBaseSeat) {
   EXPECT_THAT(evaluated, ::testing::ElementsAre("random", "one+two"));
 }
 
+// A self-play network can be selected at mixed tables: the evaluation population comes
+// right after random, before the copies of each --eval_vs opponent, and its members sit
+// in the other seats.
+TEST(Trainer, SelfPlayEvaluatesAgainstAPopulation) {
+  const Game& game = *AllGames().front();
+  std::set<std::string> asked;
+  const auto recording = [&asked](const std::string& name) -> Policy {
+    return [&asked, name, random = RandomPolicy()](const Turn& turn) {
+      asked.insert(name);
+      return random(turn);
+    };
+  };
+  TrainConfig config;
+  config.players = 3;
+  config.episodes = 1;
+  config.eval_every = 1;
+  config.eval_games = 8;
+  config.eval_population = {NamedPolicy{"one", recording("one")}, NamedPolicy{"two", recording("two")}};
+  config.eval_opponents = {NamedPolicy{"three", recording("three")}};
+  std::vector<std::string> evaluated;
+  ASSERT_TRUE(Trainer(game, config)
+                  .Run([&](const TrainProgress& progress) {
+                    for (const auto& [name, evaluation] : progress.evaluations) evaluated.push_back(name);
+                  })
+                  .ok());
+  EXPECT_THAT(evaluated, ::testing::ElementsAre("random", "one+two", "three"));
+  EXPECT_EQ(asked, (std::set<std::string>{"one", "two", "three"}));
+}
+
 #if GAVEL_HAS_GAME_sultan
 TEST(Trainer, ShortRunImprovesOverRandom) {
   const Game& game = *FindGame("sultan");
