@@ -101,12 +101,6 @@ int IsmctsIterations(const std::string& game) {
   return absl::GetFlag(FLAGS_ismcts_iterations);
 }
 
-// "ismcts:N" or "ismcts:N/M": N iterations; "ismcts": the flags' budget for the game.
-int IsmctsBudget(const std::string& name, const std::string& game) {
-  const std::optional<gavel::learn::IsmctsOptions> options = gavel::learn::IsmctsOptionsNamed(name);
-  return options ? options->iterations : IsmctsIterations(game);
-}
-
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
   if (name == "rollout")
@@ -119,7 +113,7 @@ std::string Label(const std::string& name, const std::string& game) {
                                                absl::GetFlag(FLAGS_search_ms), playout_moves)
                              : absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
   }
-  if (absl::StartsWith(name, "ismcts")) {
+  if (absl::StartsWith(name, "ismcts")) {  // "ismcts" alone: the flags' budget for the game
     const std::optional<gavel::learn::IsmctsOptions> options = gavel::learn::IsmctsOptionsNamed(name);
     const int iterations = options ? options->iterations : IsmctsIterations(game);
     if (options && options->playout_moves > 0)
@@ -148,7 +142,7 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
     return gavel::learn::RolloutPolicy(game, *base, options);
   }
   if (name == "ismcts")
-    return gavel::learn::PolicyNamed(absl::StrCat("ismcts:", IsmctsBudget(name, game.name())), game);
+    return gavel::learn::PolicyNamed(absl::StrCat("ismcts:", IsmctsIterations(game.name())), game);
   return gavel::learn::PolicyNamed(name, game);
 }
 

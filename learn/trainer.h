@@ -100,8 +100,8 @@ struct TrainConfig {
   // Mixed over the other seats of the selecting evaluation instead of `base_opponents` (a
   // self-play network can so be chosen for how it does at tables like the fields it meets).
   std::vector<NamedPolicy> eval_population;
-  // Evaluated against random always, then against `base_opponents` mixed over the seats (when
-  // set), then against copies of each of these; the first after random picks the best
+  // Evaluated against random always, then against `eval_population` (else `base_opponents`)
+  // mixed over the seats (when set), then against copies of each of these; the first after random picks the best
   // network seen and tunes the margin.
   std::vector<NamedPolicy> eval_opponents;
 };
