@@ -11,7 +11,9 @@
 # plays Dirk's advice, for two, three and four players: Carat's 60 iterations took about 23
 # minutes on one core here at four players and 7 at two or three, Mercado's 120 about 26
 # minutes with GAVEL_TRAIN_THREADS=2 (the default) at four and 10 to 15 on one core at two or
-# three. Same seed, same bytes, on any thread count.
+# three. Same seed, same bytes, on any thread count. Carat's four-player network has a second
+# stage, the same search from the first one's weights against a mixed field (Dirk, ISMCTS at 100
+# and 1,000 iterations, random), about 21 minutes on two cores; checked byte for byte.
 #
 # Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
 # (learn/trainer.h), half a minute to 29 minutes each on one core. Today's trainer made
