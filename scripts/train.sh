@@ -15,10 +15,14 @@
 # stage, the same search from the first one's weights against a mixed field (Dirk, ISMCTS at 100
 # and 1,000 iterations, random), about 21 minutes on two cores; checked byte for byte.
 #
-# Sultan, Moonlight Market and Morgenland: networks trained by paired rollouts or self-play
-# (learn/trainer.h), half a minute to 29 minutes each on one core. Today's trainer made
-# Sultan's for two, three and five players and Morgenland's for three and five (their
-# four-player settings), and Moonlight Market's for one to five players (rollouts played out
+# Morgenland at five players: the same policy search from Dirk's advice, against a population
+# of Dirk and players that barely play (random, ISMCTS at one and two iterations), about 27
+# minutes on one core.
+#
+# Sultan, Moonlight Market and Morgenland at three and four players: networks trained by
+# paired rollouts or self-play (learn/trainer.h), half a minute to 29 minutes each on one core.
+# Today's trainer made Sultan's for two, three and five players and Morgenland's for three
+# (the four-player settings), and Moonlight Market's for one to five players (rollouts played out
 # at random, the same settings at every size; all five trained again on 2026-11-26 when a
 # bid's move features changed). Sultan's two-player network has a second stage, trained on the
 # first one's play from its weights (about 35 minutes of one core). Sultan's three-player
