@@ -101,8 +101,8 @@ struct TrainConfig {
   // self-play network can so be chosen for how it does at tables like the fields it meets).
   std::vector<NamedPolicy> eval_population;
   // Evaluated against random always, then against `eval_population` (else `base_opponents`)
-  // mixed over the seats (when set), then against copies of each of these; the first after random picks the best
-  // network seen and tunes the margin.
+  // mixed over the seats (when set), then against copies of each of these; the first after
+  // random picks the best network seen and tunes the margin.
   std::vector<NamedPolicy> eval_opponents;
 };
 
