@@ -29,8 +29,16 @@ constexpr int kObservationSize = 10 + 27 + kMaxParticipants * (kCushionSize + kS
 // then, for a bid, the column's make-up (gem value per colour, doublers, hammers, seals,
 // worthless tiles) and the card at the cushion now: a bid's worth depends on how that
 // column fits the bidder's chains, which the observation alone cannot tie to the move.
+// Last the standings (kStandingSize): how the move changes the pass scoring as if it were
+// scored now — the mover's points and the other seats' mean — and the mover's seals; for a
+// bid, with the column's tiles placed where they gain the mover most, and the most any other
+// seat would gain from that column (what the bid denies it). Each seat's place in every
+// colour is a comparison with every other seat's chain, which a small network does not
+// learn from the chain values alone.
 constexpr int kColumnSize = kColours + 4;
-constexpr int kMoveSize = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize + 1;
+constexpr int kStandingSize = 3;
+constexpr int kStandingOffset = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize + 1;
+constexpr int kMoveSize = kStandingOffset + kStandingSize + 1;
 
 std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
   std::vector<uint8_t> tiles;
@@ -43,8 +51,10 @@ std::vector<uint8_t> ColumnInPlay(const v1::MoonlightView& view, int cushion) {
   std::vector<uint8_t> tiles;
   const auto& shown = view.cushions(cushion);
   if (view.round() >= static_cast<uint32_t>(shown.columns_size())) return tiles;
+  // At most a moon column's rows: a forged view must not blow up a bid's placements.
   for (uint32_t tile : shown.columns(static_cast<int>(view.round())).tiles())
-    if (tile < kTileKinds) tiles.push_back(static_cast<uint8_t>(tile));
+    if (tile < kTileKinds && static_cast<int>(tiles.size()) < Rows(0))
+      tiles.push_back(static_cast<uint8_t>(tile));
   return tiles;
 }
 
@@ -95,15 +105,23 @@ void SeatFeatures(const v1::MoonlightView& view, int seat, float* f) {
   f[21] = static_cast<float>(shown.held_size()) / kColumns;
 }
 
+// `chain` with `tile` attached: a full chain goes to the box first (docs/rules/moonlight_market.md §6.4).
+std::vector<uint8_t> WithTile(const std::vector<uint8_t>& chain, int tile) {
+  std::vector<uint8_t> after;
+  if (chain.size() < kChainLimit) after = chain;
+  after.push_back(static_cast<uint8_t>(tile));
+  return after;
+}
+
+bool DiscardEarnsSeal(const std::vector<uint8_t>& chain, bool face_discard) {
+  return chain.size() == kChainLimit && ChainValue(chain, !face_discard) >= kDiscardSealValue;
+}
+
 // What attaching `tile` to `chain` does: value gained, full chain discarded, seal.
 void AttachFeatures(const std::vector<uint8_t>& chain, int tile, bool face_discard, float* f) {
-  std::vector<uint8_t> after = chain;
-  if (chain.size() == kChainLimit) {
-    after.clear();
-    f[2] = 1;
-    f[3] = ChainValue(chain, !face_discard) >= kDiscardSealValue;
-  }
-  after.push_back(static_cast<uint8_t>(tile));
+  const std::vector<uint8_t> after = WithTile(chain, tile);
+  f[2] = chain.size() == kChainLimit;
+  f[3] = DiscardEarnsSeal(chain, face_discard);
   f[0] = Describe(tile).value / 10.f;
   f[1] = static_cast<float>(ChainValue(after) - ChainValue(chain)) / 30.f;
   f[4] = Eligible(after) && !Eligible(chain);
@@ -152,6 +170,98 @@ void BidMoveFeatures(const v1::MoonlightView& view, Move move, float* m) {
 
 using OwnChains = std::array<std::vector<uint8_t>, kColours>;
 
+// The standings of the pass scoring were it held now, for one seat and the others.
+class Standings {
+ public:
+  // The standings as `seat` sees them: its chains against every other seat's (all public).
+  Standings(const v1::MoonlightView& view, int seat)
+      : viewer_(seat), competition_(view.rules().competition_ranking()),
+        face_discard_(view.rules().face_discard_value()), table_(view.seats_size()) {
+    for (int seat = 0; seat < view.seats_size(); ++seat) {
+      const auto& shown = view.seats(seat);
+      for (int colour = 0; colour < std::min(kColours, shown.chains_size()); ++colour)
+        table_[seat][colour] = ChainTiles(shown.chains(colour));
+    }
+    for (int colour = 0; colour < kColours; ++colour) before_[colour] = Colour(colour, own()[colour]);
+  }
+
+  const OwnChains& own() const { return table_[viewer_]; }
+
+  // The change in the viewer's points and in the others' mean when its chains become `after`.
+  void Change(const OwnChains& after, float* f) const {
+    for (int colour = 0; colour < kColours; ++colour) {
+      if (after[colour] == own()[colour]) continue;
+      const Points now = Colour(colour, after[colour]);
+      f[0] += static_cast<float>(now.own - before_[colour].own) / 4.f;
+      f[1] += static_cast<float>(now.others - before_[colour].others) / 4.f;
+    }
+  }
+
+  // A bid's column placed tile by tile where it gains the viewer most (hammers left unused):
+  // writes the standings' change and the seals the column brings.
+  void BestPlacement(const std::vector<uint8_t>& column, float* f) const {
+    OwnChains chains = own();
+    float best[kStandingSize] = {-1e9f, 0, 0};
+    Place(column, 0, chains, 0, best);
+    for (int i = 0; i < kStandingSize; ++i) f[i] += best[i];
+  }
+
+  bool face_discard() const { return face_discard_; }
+
+ private:
+  struct Points {
+    int own = 0;
+    float others = 0;
+  };
+
+  Points Colour(int colour, const std::vector<uint8_t>& own_chain) const {
+    const int n = static_cast<int>(table_.size());
+    std::vector<int> values(n);
+    std::vector<bool> eligible(n);
+    for (int seat = 0; seat < n; ++seat) {
+      const auto& tiles = seat == viewer_ ? own_chain : table_[seat][colour];
+      values[seat] = ChainValue(tiles);
+      eligible[seat] = Eligible(tiles);
+    }
+    const std::vector<int> points = Awards(values, eligible, competition_);
+    Points result;
+    result.own = points[viewer_];
+    for (int seat = 0; seat < n; ++seat)
+      if (seat != viewer_) result.others += static_cast<float>(points[seat]) / (n - 1);
+    return result;
+  }
+
+  void Place(const std::vector<uint8_t>& column, size_t next, OwnChains& chains, int seals,
+             float* best) const {
+    if (next == column.size()) {
+      float f[kStandingSize] = {0, 0, static_cast<float>(seals)};
+      Change(chains, f);
+      if (f[0] > best[0]) std::copy(f, f + kStandingSize, best);
+      return;
+    }
+    const int tile = column[next];
+    const TileInfo info = Describe(tile);
+    if (info.type == TileType::kSeal || info.type == TileType::kHammer) {
+      Place(column, next + 1, chains, seals + (info.type == TileType::kSeal), best);
+      return;
+    }
+    for (int colour = 0; colour < kColours; ++colour) {
+      const bool fits = info.type == TileType::kWorthless || colour == info.colour ||
+                        (info.type == TileType::kTwoGem && colour == info.second);
+      if (!fits) continue;
+      const std::vector<uint8_t> kept = chains[colour];
+      chains[colour] = WithTile(kept, tile);
+      Place(column, next + 1, chains, seals + DiscardEarnsSeal(kept, face_discard_), best);
+      chains[colour] = kept;
+    }
+  }
+
+  int viewer_;
+  bool competition_, face_discard_;
+  std::vector<OwnChains> table_;
+  std::array<Points, kColours> before_;
+};
+
 void HammerMoveFeatures(const OwnChains& chains, Move move, float* m) {
   m[6] = 1;
   if (move.id == kHammerDiscard) {
@@ -169,6 +279,20 @@ void HammerMoveFeatures(const OwnChains& chains, Move move, float* m) {
   m[16 + colour] = 1;
 }
 
+// A bid's standings (kStandingSize) and the most a rival would gain from its column.
+std::array<float, kStandingSize + 1> ColumnStandings(const Standings& own,
+                                                     const std::vector<Standings>& rivals,
+                                                     const std::vector<uint8_t>& column) {
+  std::array<float, kStandingSize + 1> f{};
+  own.BestPlacement(column, f.data());
+  for (const Standings& rival : rivals) {
+    float theirs[kStandingSize] = {0, 0, 0};
+    rival.BestPlacement(column, theirs);
+    f[kStandingSize] = std::max(f[kStandingSize], theirs[0]);
+  }
+  return f;
+}
+
 }  // namespace
 
 absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move> moves,
@@ -180,24 +304,46 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       view.seat() >= n)
     return absl::InvalidArgumentError("moonlight_market: the view is malformed");
   ObservationFeatures(view, out->observation);
-  const auto& own = view.seats(view.seat());
   out->move_size = kMoveSize;
   out->moves.assign(moves.size() * kMoveSize, 0.f);
-  OwnChains chains;
-  for (int colour = 0; colour < std::min(kColours, own.chains_size()); ++colour)
-    chains[colour] = ChainTiles(own.chains(colour));
+  const Standings standings(view, view.seat());
+  const OwnChains& chains = standings.own();
+  std::vector<Standings> rivals;  // made at the first bid: only bids need them
+  std::array<std::array<float, kStandingSize + 1>, kMaxParticipants> placements;
+  std::array<bool, kMaxParticipants> placed{};
   for (size_t i = 0; i < moves.size(); ++i) {
     float* m = out->moves.data() + i * kMoveSize;
+    float* standing = m + kStandingOffset;
     const Move move = moves[i];
     if (IsBid(move)) {
       BidMoveFeatures(view, move, m);
+      const int cushion = BidCushion(move);
+      if (cushion >= n) continue;
+      if (!placed[cushion]) {
+        if (rivals.empty())
+          for (int seat = 0; seat < n; ++seat)
+            if (seat != view.seat()) rivals.emplace_back(view, seat);
+        placements[cushion] = ColumnStandings(standings, rivals, ColumnInPlay(view, cushion));
+        placed[cushion] = true;
+      }
+      std::copy(placements[cushion].begin(), placements[cushion].end(), standing);
+      standing[2] -= m[3];  // displacing a card pays its owner a seal
     } else if (IsHammer(move)) {
       HammerMoveFeatures(chains, move, m);
+      const int colour = HammerColour(move), position = HammerPosition(move);
+      if (move.id == kHammerDiscard || position >= static_cast<int>(chains[colour].size())) continue;
+      OwnChains after = chains;
+      after[colour].erase(after[colour].begin() + position);
+      standings.Change(after, standing);
     } else if (IsAttach(move) && AttachTile(move) <= kWorthless && AttachColour(move) < kColours) {
+      const int colour = AttachColour(move), tile = AttachTile(move);
       m[10] = 1;
-      AttachFeatures(chains[AttachColour(move)], AttachTile(move), view.rules().face_discard_value(),
-                     m + 11);
-      m[16 + AttachColour(move)] = 1;
+      AttachFeatures(chains[colour], tile, standings.face_discard(), m + 11);
+      m[16 + colour] = 1;
+      OwnChains after = chains;
+      after[colour] = WithTile(chains[colour], tile);
+      standings.Change(after, standing);
+      standing[2] = DiscardEarnsSeal(chains[colour], standings.face_discard());
     }
   }
   return absl::OkStatus();
