@@ -23,11 +23,11 @@
 # paired rollouts or self-play (learn/trainer.h), half a minute to 29 minutes each on one core.
 # Today's trainer made Sultan's for two, three and five players and Morgenland's for three
 # (the four-player settings), and Moonlight Market's for one to five players (rollouts played out
-# at random, the same settings at every size; all five trained again on 2026-11-26 when a
-# bid's move features changed). Sultan's two-player network has a second stage, trained on the
+# at random, the same settings at every size; all five trained again on 2026-11-26 and on
+# 2026-11-27 when the move features changed). Sultan's two-player network has a second stage, trained on the
 # first one's play from its weights (about 35 minutes of one core). Sultan's three-player
 # network and every Moonlight Market network were checked byte for byte against a second run
-# (after the retraining, the one-player network).
+# (after the last retraining, the two- and three-player networks).
 # Sultan's and Morgenland's four-player networks were made with their settings at commit
 # 97e26d8; the trainer has changed since (input layout, rollout candidates and targets), so
 # running it now trains new networks for them, not byte-identical copies. To reproduce those
