@@ -32,13 +32,14 @@ constexpr int kObservationSize = 10 + 27 + kMaxParticipants * (kCushionSize + kS
 // Last the standings (kStandingSize): how the move changes the pass scoring as if it were
 // scored now — the mover's points and the other seats' mean — and the mover's seals; for a
 // bid, with the column's tiles placed where they gain the mover most, and the most any other
-// seat would gain from that column (what the bid denies it). Each seat's place in every
-// colour is a comparison with every other seat's chain, which a small network does not
-// learn from the chain values alone.
+// seat would gain from that column (what the bid denies it); then how the mover's points in
+// the final seal scoring change with those seals. Each seat's place in every colour is a
+// comparison with every other seat's chain, which a small network does not learn from the
+// chain values alone.
 constexpr int kColumnSize = kColours + 4;
 constexpr int kStandingSize = 3;
 constexpr int kStandingOffset = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize + 1;
-constexpr int kMoveSize = kStandingOffset + kStandingSize + 1;
+constexpr int kMoveSize = kStandingOffset + kStandingSize + 2;
 
 std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
   std::vector<uint8_t> tiles;
@@ -279,6 +280,22 @@ void HammerMoveFeatures(const OwnChains& chains, Move move, float* m) {
   m[16 + colour] = 1;
 }
 
+// The change in the viewer's points of the final seal scoring were it held now, when its
+// seals change by `gained` and `payee` (if any) gains one.
+float SealStanding(const v1::MoonlightView& view, float gained, int payee) {
+  const int n = view.seats_size();
+  std::vector<int> before(n), after(n);
+  for (int seat = 0; seat < n; ++seat) before[seat] = after[seat] = static_cast<int>(view.seats(seat).seals());
+  after[view.seat()] = std::max(0, after[view.seat()] + static_cast<int>(gained));
+  if (payee >= 0 && payee < n) ++after[payee];
+  const auto points = [&](const std::vector<int>& seals) {
+    std::vector<bool> eligible(n);
+    for (int seat = 0; seat < n; ++seat) eligible[seat] = seals[seat] > 0;
+    return Awards(seals, eligible, view.rules().competition_ranking())[view.seat()];
+  };
+  return static_cast<float>(points(after) - points(before)) / 4.f;
+}
+
 // A bid's standings (kStandingSize) and the most a rival would gain from its column.
 std::array<float, kStandingSize + 1> ColumnStandings(const Standings& own,
                                                      const std::vector<Standings>& rivals,
@@ -328,6 +345,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       }
       std::copy(placements[cushion].begin(), placements[cushion].end(), standing);
       standing[2] -= m[3];  // displacing a card pays its owner a seal
+      standing[4] = SealStanding(view, standing[2], m[3] > 0 ? view.cushions(cushion).bid_seat() : -1);
     } else if (IsHammer(move)) {
       HammerMoveFeatures(chains, move, m);
       const int colour = HammerColour(move), position = HammerPosition(move);
@@ -344,6 +362,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       after[colour] = WithTile(chains[colour], tile);
       standings.Change(after, standing);
       standing[2] = DiscardEarnsSeal(chains[colour], standings.face_discard());
+      standing[4] = SealStanding(view, standing[2], -1);
     }
   }
   return absl::OkStatus();

@@ -173,7 +173,7 @@ TEST(MoonlightFeatures, ABidCarriesItsColumnAndTheCardThere) {
   Features features;
   ASSERT_TRUE(MoonlightMarketGame().Featurize(view, bids, &features).ok());
   constexpr int kColumn = 16 + kColours;  // after the common move features and the colour
-  ASSERT_EQ(features.move_size, kColumn + kColours + 4 + 1 + 4);
+  ASSERT_EQ(features.move_size, kColumn + kColours + 4 + 1 + 5);
   const auto column_of = [&](int bid) {
     const float* f = features.moves.data() + bid * features.move_size + kColumn;
     return std::vector<float>(f, f + kColours + 5);
@@ -188,8 +188,8 @@ TEST(MoonlightFeatures, ABidCarriesItsColumnAndTheCardThere) {
 }
 
 // A bid's standings: the column's tiles placed where they gain the bidder most, the pass
-// scored as if now, and the most a rival would gain from them. Lea holds red 8 and Anika
-// blue 9; Jonathan (seat 1) bids.
+// scored as if now, the most a rival would gain from them, and the seal scoring's change.
+// Lea holds red 8 and Anika blue 9; Jonathan (seat 1) bids; every seat has 3 seals.
 TEST(MoonlightFeatures, ABidCarriesTheStandingsItsColumnWins) {
   auto state = BiddingTable();
   SetChain(state->mutable_data(), 0, kRed, {SingleGem(kRed, 8)});
@@ -203,17 +203,18 @@ TEST(MoonlightFeatures, ABidCarriesTheStandingsItsColumnWins) {
   constexpr int kStanding = 16 + kColours + kColours + 4 + 1;
   const auto standing_of = [&](int bid) {
     const float* f = features.moves.data() + bid * features.move_size + kStanding;
-    return std::vector<float>(f, f + 4);
+    return std::vector<float>(f, f + 5);
   };
   // Cushion 0 (blue 7, red 6, yellow 10): second in blue and red, first in yellow: 8 points.
   // Lea or Anika would gain 6 (one of the two colours she leads already).
-  EXPECT_THAT(standing_of(0), ElementsAre(2.f, 0.f, 0.f, 1.5f));
+  EXPECT_THAT(standing_of(0), ElementsAre(2.f, 0.f, 0.f, 1.5f, 0.f));
   // Cushion 1 (red 10, green 9): first in both, and Lea falls to second in red (4 to 2
   // points, the others' mean 1 lower). Anika would gain 8, Lea 4 (she leads red).
-  EXPECT_THAT(standing_of(1), ElementsAre(2.f, -0.25f, 0.f, 2.f));
+  EXPECT_THAT(standing_of(1), ElementsAre(2.f, -0.25f, 0.f, 2.f, 0.f));
   // Cushion 2 (blue/white 4, green 5): the two-gem goes to white, where it is first, not to
-  // blue, where it would be second; displacing Lea's 9 pays her a seal.
-  EXPECT_THAT(standing_of(2), ElementsAre(2.f, 0.f, -1.f, 2.f));
+  // blue, where it would be second; displacing Lea's 9 pays her a seal, and Jonathan falls
+  // from a three-way tie at 3 seals (4 points) to third with 2 (1 point).
+  EXPECT_THAT(standing_of(2), ElementsAre(2.f, 0.f, -1.f, 2.f, -0.75f));
 }
 
 TEST(MoonlightRules, DistributionAndChainOrder) {  // vector 3
