@@ -37,9 +37,11 @@ constexpr int kObservationSize = 10 + 27 + kMaxParticipants * (kCushionSize + kS
 // comparison with every other seat's chain, which a small network does not learn from the
 // chain values alone.
 constexpr int kColumnSize = kColours + 4;
-constexpr int kStandingSize = 3;
+constexpr int kStandingSize = 3;  // pass points, the others' mean, seals
+constexpr int kRivalGain = kStandingSize;
+constexpr int kSealScoring = kStandingSize + 1;
 constexpr int kStandingOffset = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize + 1;
-constexpr int kMoveSize = kStandingOffset + kStandingSize + 2;
+constexpr int kMoveSize = kStandingOffset + kSealScoring + 1;
 
 std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
   std::vector<uint8_t> tiles;
@@ -174,9 +176,9 @@ using OwnChains = std::array<std::vector<uint8_t>, kColours>;
 // The standings of the pass scoring were it held now, for one seat and the others.
 class Standings {
  public:
-  // The standings as `seat` sees them: its chains against every other seat's (all public).
-  Standings(const v1::MoonlightView& view, int seat)
-      : viewer_(seat), competition_(view.rules().competition_ranking()),
+  // The standings as `viewer` sees them: its chains against every other seat's (all public).
+  Standings(const v1::MoonlightView& view, int viewer)
+      : viewer_(viewer), competition_(view.rules().competition_ranking()),
         face_discard_(view.rules().face_discard_value()), table_(view.seats_size()) {
     for (int seat = 0; seat < view.seats_size(); ++seat) {
       const auto& shown = view.seats(seat);
@@ -297,15 +299,15 @@ float SealStanding(const v1::MoonlightView& view, float gained, int payee) {
 }
 
 // A bid's standings (kStandingSize) and the most a rival would gain from its column.
-std::array<float, kStandingSize + 1> ColumnStandings(const Standings& own,
-                                                     const std::vector<Standings>& rivals,
-                                                     const std::vector<uint8_t>& column) {
-  std::array<float, kStandingSize + 1> f{};
+std::array<float, kRivalGain + 1> ColumnStandings(const Standings& own,
+                                                  const std::vector<Standings>& rivals,
+                                                  const std::vector<uint8_t>& column) {
+  std::array<float, kRivalGain + 1> f{};
   own.BestPlacement(column, f.data());
   for (const Standings& rival : rivals) {
     float theirs[kStandingSize] = {0, 0, 0};
     rival.BestPlacement(column, theirs);
-    f[kStandingSize] = std::max(f[kStandingSize], theirs[0]);
+    f[kRivalGain] = std::max(f[kRivalGain], theirs[0]);
   }
   return f;
 }
@@ -326,7 +328,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
   const Standings standings(view, view.seat());
   const OwnChains& chains = standings.own();
   std::vector<Standings> rivals;  // made at the first bid: only bids need them
-  std::array<std::array<float, kStandingSize + 1>, kMaxParticipants> placements;
+  std::array<std::array<float, kRivalGain + 1>, kMaxParticipants> placements;
   std::array<bool, kMaxParticipants> placed{};
   for (size_t i = 0; i < moves.size(); ++i) {
     float* m = out->moves.data() + i * kMoveSize;
@@ -345,7 +347,8 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       }
       std::copy(placements[cushion].begin(), placements[cushion].end(), standing);
       standing[2] -= m[3];  // displacing a card pays its owner a seal
-      standing[4] = SealStanding(view, standing[2], m[3] > 0 ? view.cushions(cushion).bid_seat() : -1);
+      const int payee = m[3] > 0 ? view.cushions(cushion).bid_seat() : -1;
+      standing[kSealScoring] = SealStanding(view, standing[2], payee);
     } else if (IsHammer(move)) {
       HammerMoveFeatures(chains, move, m);
       const int colour = HammerColour(move), position = HammerPosition(move);
@@ -362,7 +365,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       after[colour] = WithTile(chains[colour], tile);
       standings.Change(after, standing);
       standing[2] = DiscardEarnsSeal(chains[colour], standings.face_discard());
-      standing[4] = SealStanding(view, standing[2], -1);
+      standing[kSealScoring] = SealStanding(view, standing[2], -1);
     }
   }
   return absl::OkStatus();
