@@ -284,11 +284,11 @@ void HammerMoveFeatures(const OwnChains& chains, Move move, float* m) {
 
 // The change in the viewer's points of the final seal scoring were it held now, when its
 // seals change by `gained` and `payee` (if any) gains one.
-float SealStanding(const v1::MoonlightView& view, float gained, int payee) {
+float SealStanding(const v1::MoonlightView& view, int gained, int payee) {
   const int n = view.seats_size();
   std::vector<int> before(n), after(n);
   for (int seat = 0; seat < n; ++seat) before[seat] = after[seat] = static_cast<int>(view.seats(seat).seals());
-  after[view.seat()] = std::max(0, after[view.seat()] + static_cast<int>(gained));
+  after[view.seat()] = std::max(0, after[view.seat()] + gained);
   if (payee >= 0 && payee < n) ++after[payee];
   const auto points = [&](const std::vector<int>& seals) {
     std::vector<bool> eligible(n);
@@ -348,7 +348,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       std::copy(placements[cushion].begin(), placements[cushion].end(), standing);
       standing[2] -= m[3];  // displacing a card pays its owner a seal
       const int payee = m[3] > 0 ? view.cushions(cushion).bid_seat() : -1;
-      standing[kSealScoring] = SealStanding(view, standing[2], payee);
+      standing[kSealScoring] = SealStanding(view, static_cast<int>(standing[2]), payee);
     } else if (IsHammer(move)) {
       HammerMoveFeatures(chains, move, m);
       const int colour = HammerColour(move), position = HammerPosition(move);
@@ -365,7 +365,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       after[colour] = WithTile(chains[colour], tile);
       standings.Change(after, standing);
       standing[2] = DiscardEarnsSeal(chains[colour], standings.face_discard());
-      standing[kSealScoring] = SealStanding(view, standing[2], -1);
+      standing[kSealScoring] = SealStanding(view, static_cast<int>(standing[2]), -1);
     }
   }
   return absl::OkStatus();

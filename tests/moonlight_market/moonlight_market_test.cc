@@ -217,6 +217,35 @@ TEST(MoonlightFeatures, ABidCarriesTheStandingsItsColumnWins) {
   EXPECT_THAT(standing_of(2), ElementsAre(2.f, 0.f, -1.f, 2.f, -0.75f));
 }
 
+// An attach's and a hammer's standings. Lea holds red 8; Jonathan (seat 1) holds red 10 and a
+// full green chain of 24; Anika has 4 seals, the others 3.
+TEST(MoonlightFeatures, AttachAndHammerCarryTheirStandings) {
+  auto state = BiddingTable();
+  Data& data = state->mutable_data();
+  SetChain(data, 0, kRed, {SingleGem(kRed, 8)});
+  SetChain(data, 1, kRed, {SingleGem(kRed, 10)});
+  SetChain(data, 1, kGreen, {SingleGem(kGreen, 9), SingleGem(kGreen, 8), SingleGem(kGreen, 7)});
+  data.seats[2].seals = 4;
+  v1::View view;
+  state->Observe(1, &view);
+  const std::vector<Move> moves = {AttachMove(SingleGem(kBlue, 3), kBlue),
+                                   AttachMove(SingleGem(kGreen, 1), kGreen), HammerMove(kRed, 0)};
+  Features features;
+  ASSERT_TRUE(MoonlightMarketGame().Featurize(view, moves, &features).ok());
+  constexpr int kStanding = 16 + kColours + kColours + 4 + 1;
+  const auto standing_of = [&](int i) {
+    const float* f = features.moves.data() + i * features.move_size + kStanding;
+    return std::vector<float>(f, f + 5);
+  };
+  // Blue 3 alone in blue: 4 points, nobody else's change, no seal.
+  EXPECT_THAT(standing_of(0), ElementsAre(1.f, 0.f, 0.f, 0.f, 0.f));
+  // Green 1 sends the full chain of 24 to the box: still first in green (alone), a seal,
+  // and 4 seals tie Anika's for first in the seal scoring (2 points to 4).
+  EXPECT_THAT(standing_of(1), ElementsAre(0.f, 0.f, 1.f, 0.f, 0.5f));
+  // Hammering his red 10 away loses red's 4 points and gives Lea first (2 to 4).
+  EXPECT_THAT(standing_of(2), ElementsAre(-1.f, 0.25f, 0.f, 0.f, 0.f));
+}
+
 TEST(MoonlightRules, DistributionAndChainOrder) {  // vector 3
   auto state = BiddingTable();
   EventLog log;
