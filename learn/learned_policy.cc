@@ -14,7 +14,9 @@
 namespace gavel::learn {
 namespace {
 
-// The player count and seats of the table a network was trained for, from its metadata.
+// The player count and seats of the table a network was trained for, from its metadata;
+// refuses weights whose input size is not what this build's features give at that table
+// (weights trained before a change to the game's features), which would otherwise never fit.
 absl::StatusOr<std::pair<int, int>> TrainedTable(const Game& game, const QPolicy& network,
                                                  const std::string& path) {
   int players = 0;
@@ -23,6 +25,15 @@ absl::StatusOr<std::pair<int, int>> TrainedTable(const Game& game, const QPolicy
   auto state = game.NewGame(players, 1, {});
   if (!state.ok())
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
+  v1::View view;
+  (*state)->Observe((*state)->to_move(), &view);
+  auto inputs = InputSize(game, view, network.layout());
+  if (!inputs.ok()) return inputs.status();
+  if (*inputs != network.network().input_size())
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, " takes ", network.network().input_size(), " inputs, but this build's ", game.name(),
+        " features make ", *inputs, " at ", players,
+        " players: the weights are from another version of the features; train them again"));
   return std::pair(players, (*state)->seats());
 }
 
@@ -93,7 +104,8 @@ const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   const Game& game = *FindGame(view.game());
   for (const TrainedNetwork& network : it->second) {
     if (!network.TrainedFor(view)) continue;
-    // Weights made for another feature layout are never fed features they do not fit.
+    // Loading checked the input size at the trained table; a view of that table from a
+    // forged or older engine may still differ, and is never fed to the network.
     auto size = InputSize(game, view, network.policy.layout());
     if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
   }
