@@ -24,6 +24,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -163,6 +164,29 @@ void Report(const std::string& part, std::string& out) {
   out += part;
 }
 
+// The pairwise places behind the ratings: how often each row's policy placed above each
+// column's at the tables both sat at. Columns by the field's short names, rows in rating order.
+std::string PlacesTable(const std::vector<std::string>& names,
+                        const std::vector<gavel::learn::FieldRow>& rows, int players) {
+  std::string table = absl::StrFormat(
+      "\nPlaced above, %d players: the share of the matches two policies shared in which the row's "
+      "placed above the column's (a tie counts half; matches shared in brackets)\n\n| Policy |",
+      players);
+  for (const std::string& name : names) absl::StrAppend(&table, " ", name, " |");
+  absl::StrAppend(&table, "\n|---|");
+  for (size_t column = 0; column < names.size(); ++column) absl::StrAppend(&table, "---|");
+  absl::StrAppend(&table, "\n");
+  for (const gavel::learn::FieldRow& row : rows) {
+    absl::StrAppend(&table, "| ", row.name, " |");
+    for (size_t other = 0; other < names.size(); ++other) {
+      const int met = other < row.met.size() ? row.met[other] : 0;
+      absl::StrAppend(&table, met == 0 ? " — |" : absl::StrFormat(" %.3f (%d) |", row.placed_above[other], met));
+    }
+    absl::StrAppend(&table, "\n");
+  }
+  return table;
+}
+
 // The field's tables for one game at each table size, then the head-to-head rows.
 absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::learn::LearnedPolicy& learned) {
   const std::vector<std::string> names = absl::StrSplit(absl::GetFlag(FLAGS_field), ',', absl::SkipEmpty());
@@ -203,6 +227,7 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
                             WinRateInterval(row.win_rate, row.seats),
                             ScoreInterval(row.mean_score, row.mean_score_ci95));
     Report(table, out);
+    Report(PlacesTable(names, *rows, players), out);
     if (!absl::GetFlag(FLAGS_field_head_to_head)) continue;
     Report(absl::StrFormat("\nHead to head, %d players: %s in one seat, copies of the opponent in the "
                            "others (%d games each)\n\n| Opponent | Win rate (95%% CI) | Mean score (95%% CI) |\n"

@@ -58,6 +58,18 @@ absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::sp
   return results;
 }
 
+// Adds one match's pairwise places to the rows (indexed by field entry): for every two seats
+// of different members, a meeting for both and the better place's point (half each on a tie).
+void CountPlaces(const std::vector<SeatResult>& match, std::vector<FieldRow>& rows) {
+  for (const SeatResult& a : match)
+    for (const SeatResult& b : match) {
+      if (a.entry == b.entry) continue;
+      FieldRow& row = rows[static_cast<size_t>(a.entry)];
+      ++row.met[static_cast<size_t>(b.entry)];
+      row.placed_above[static_cast<size_t>(b.entry)] += a.rank < b.rank ? 1 : a.rank == b.rank ? 0.5 : 0;
+    }
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
@@ -89,6 +101,10 @@ absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<
   });
 
   std::vector<FieldRow> rows(static_cast<size_t>(n));
+  for (FieldRow& row : rows) {
+    row.met.assign(static_cast<size_t>(n), 0);
+    row.placed_above.assign(static_cast<size_t>(n), 0);
+  }
   std::vector<std::vector<double>> wins(static_cast<size_t>(n)), scores(static_cast<size_t>(n));
   for (const auto& played : results) {  // in the deals' order, so the ratings are reproducible
     if (!played.ok()) return played.status();
@@ -101,13 +117,18 @@ absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<
       scores[static_cast<size_t>(seat.entry)].push_back(seat.score);
     }
     arena::UpdateRatings(players, ranks);
+    CountPlaces(*played, rows);
   }
   for (int e = 0; e < n; ++e) {
     FieldRow& row = rows[static_cast<size_t>(e)];
     row.name = field[static_cast<size_t>(e)].name;
+    row.entry = e;
     row.seats = static_cast<int>(wins[static_cast<size_t>(e)].size());
     if (row.seats == 0) continue;
     row.win_rate = MeanAndCi95(wins[static_cast<size_t>(e)]).first;
+    for (int other = 0; other < n; ++other)
+      if (const int met = row.met[static_cast<size_t>(other)]; met > 0)
+        row.placed_above[static_cast<size_t>(other)] /= met;
     std::tie(row.mean_score, row.mean_score_ci95) = MeanAndCi95(scores[static_cast<size_t>(e)]);
   }
   std::stable_sort(rows.begin(), rows.end(), [](const FieldRow& a, const FieldRow& b) {

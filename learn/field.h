@@ -6,7 +6,8 @@
 // bots over the seats; the order they sit in around the table changes every time a group
 // comes round (engine/core/seating.h), so nobody always sits after the same policy. Every
 // policy gets a Weng-Lin rating (the arena's), its win rate (a win
-// shared by k counts 1/k) and mean score with its 95% interval.
+// shared by k counts 1/k) and mean score with its 95% interval, and how often it placed above
+// each other member at the tables they shared.
 #include <span>
 #include <string>
 #include <vector>
@@ -24,10 +25,16 @@ struct FieldEntry {
 
 struct FieldRow {
   std::string name;
+  int entry = 0;  // its place in the field's order
   arena::Rating rating;  // updated match by match in the deals' order
   int seats = 0;         // seats played (a policy holding two seats of a match counts both)
   double win_rate = 0;  // its interval: arena::WilsonInterval(win_rate, seats)
   double mean_score = 0, mean_score_ci95 = 0;
+  // Per field member (in the field's order): the matches this policy shared with it, and the
+  // share of those it placed above it (a tie counts half) — the pairwise results the rating is
+  // made of. A member's comparison with itself (a policy holding two seats) is left out.
+  std::vector<int> met;
+  std::vector<double> placed_above;
 };
 
 struct FieldOptions {

@@ -193,6 +193,22 @@ TEST(QPolicy, PlaysLegalMovesDeterministicallyInEveryGame) {
   }
 }
 
+// The pairwise places: two members met as often as each other, and their shares of placing
+// above the other add up to one (a tie counts half for both).
+void ExpectConsistentPlaces(const std::vector<FieldRow>& rows) {
+  for (const FieldRow& a : rows) {
+    ASSERT_EQ(a.met.size(), rows.size());
+    EXPECT_EQ(a.met[static_cast<size_t>(a.entry)], 0) << a.name << " compared with itself";
+    for (const FieldRow& b : rows) {
+      if (&a == &b) continue;
+      const auto ia = static_cast<size_t>(a.entry), ib = static_cast<size_t>(b.entry);
+      EXPECT_EQ(a.met[ib], b.met[ia]);
+      EXPECT_GT(a.met[ib], 0) << a.name << " never met " << b.name;
+      EXPECT_NEAR(a.placed_above[ib] + b.placed_above[ia], 1.0, 1e-9) << a.name << " / " << b.name;
+    }
+  }
+}
+
 // A field of Dirk and two random policies at mixed tables in every game: Dirk rated first,
 // every seat of every match counted once, and the same rows on any thread count.
 TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
@@ -224,6 +240,11 @@ TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
     int deciders = 0;
     for (Seat seat = 0; seat < probe->seats(); ++seat) deciders += !probe->IsAutomaton(seat);
     EXPECT_EQ(seats, options.deals * deciders * deciders);  // deals x rotations x seats
+    ExpectConsistentPlaces(*one);
+    const FieldRow& dirk = (*one)[0];
+    EXPECT_EQ(dirk.entry, 0);
+    EXPECT_GT(dirk.placed_above[1], 0.5);
+    EXPECT_GT(dirk.placed_above[2], 0.5);
   }
 }
 
