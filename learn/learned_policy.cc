@@ -33,7 +33,8 @@ absl::StatusOr<std::pair<int, int>> TrainedTable(const Game& game, const QPolicy
     return absl::FailedPreconditionError(absl::StrCat(
         path, " takes ", network.network().input_size(), " inputs, but this build's ", game.name(),
         " features make ", *inputs, " at ", players,
-        " players: the weights are from another version of the features; train them again"));
+        " players with its default options: the weights are from another version of the features "
+        "(or from game options the metadata does not record); train them again"));
   return std::pair(players, (*state)->seats());
 }
 
