@@ -187,6 +187,14 @@ TEST(MoonlightFeatures, ABidCarriesItsColumnAndTheCardThere) {
   EXPECT_FLOAT_EQ(features.moves[kColumn + kColours + 4], 9.f / kCards);
 }
 
+// The standings block of move `i`'s features: pass points, the others' mean, seals, a rival's
+// gain, the seal scoring's change (after the common features, the colour and a bid's column).
+std::vector<float> StandingOf(const Features& features, int i) {
+  constexpr int kStanding = 16 + kColours + kColours + 4 + 1;
+  const float* f = features.moves.data() + i * features.move_size + kStanding;
+  return std::vector<float>(f, f + 5);
+}
+
 // A bid's standings: the column's tiles placed where they gain the bidder most, the pass
 // scored as if now, the most a rival would gain from them, and the seal scoring's change.
 // Lea holds red 8 and Anika blue 9; Jonathan (seat 1) bids; every seat has 3 seals.
@@ -200,21 +208,16 @@ TEST(MoonlightFeatures, ABidCarriesTheStandingsItsColumnWins) {
   const std::vector<Move> bids = {BidMove(6, 0), BidMove(6, 1), BidMove(6, 2)};
   Features features;
   ASSERT_TRUE(MoonlightMarketGame().Featurize(view, bids, &features).ok());
-  constexpr int kStanding = 16 + kColours + kColours + 4 + 1;
-  const auto standing_of = [&](int bid) {
-    const float* f = features.moves.data() + bid * features.move_size + kStanding;
-    return std::vector<float>(f, f + 5);
-  };
   // Cushion 0 (blue 7, red 6, yellow 10): second in blue and red, first in yellow: 8 points.
   // Lea or Anika would gain 6 (one of the two colours she leads already).
-  EXPECT_THAT(standing_of(0), ElementsAre(2.f, 0.f, 0.f, 1.5f, 0.f));
+  EXPECT_THAT(StandingOf(features, 0), ElementsAre(2.f, 0.f, 0.f, 1.5f, 0.f));
   // Cushion 1 (red 10, green 9): first in both, and Lea falls to second in red (4 to 2
   // points, the others' mean 1 lower). Anika would gain 8, Lea 4 (she leads red).
-  EXPECT_THAT(standing_of(1), ElementsAre(2.f, -0.25f, 0.f, 2.f, 0.f));
+  EXPECT_THAT(StandingOf(features, 1), ElementsAre(2.f, -0.25f, 0.f, 2.f, 0.f));
   // Cushion 2 (blue/white 4, green 5): the two-gem goes to white, where it is first, not to
   // blue, where it would be second; displacing Lea's 9 pays her a seal, and Jonathan falls
   // from a three-way tie at 3 seals (4 points) to third with 2 (1 point).
-  EXPECT_THAT(standing_of(2), ElementsAre(2.f, 0.f, -1.f, 2.f, -0.75f));
+  EXPECT_THAT(StandingOf(features, 2), ElementsAre(2.f, 0.f, -1.f, 2.f, -0.75f));
 }
 
 // An attach's and a hammer's standings. Lea holds red 8; Jonathan (seat 1) holds red 10 and a
@@ -232,18 +235,13 @@ TEST(MoonlightFeatures, AttachAndHammerCarryTheirStandings) {
                                    AttachMove(SingleGem(kGreen, 1), kGreen), HammerMove(kRed, 0)};
   Features features;
   ASSERT_TRUE(MoonlightMarketGame().Featurize(view, moves, &features).ok());
-  constexpr int kStanding = 16 + kColours + kColours + 4 + 1;
-  const auto standing_of = [&](int i) {
-    const float* f = features.moves.data() + i * features.move_size + kStanding;
-    return std::vector<float>(f, f + 5);
-  };
   // Blue 3 alone in blue: 4 points, nobody else's change, no seal.
-  EXPECT_THAT(standing_of(0), ElementsAre(1.f, 0.f, 0.f, 0.f, 0.f));
+  EXPECT_THAT(StandingOf(features, 0), ElementsAre(1.f, 0.f, 0.f, 0.f, 0.f));
   // Green 1 sends the full chain of 24 to the box: still first in green (alone), a seal,
   // and 4 seals tie Anika's for first in the seal scoring (2 points to 4).
-  EXPECT_THAT(standing_of(1), ElementsAre(0.f, 0.f, 1.f, 0.f, 0.5f));
+  EXPECT_THAT(StandingOf(features, 1), ElementsAre(0.f, 0.f, 1.f, 0.f, 0.5f));
   // Hammering his red 10 away loses red's 4 points and gives Lea first (2 to 4).
-  EXPECT_THAT(standing_of(2), ElementsAre(-1.f, 0.25f, 0.f, 0.f, 0.f));
+  EXPECT_THAT(StandingOf(features, 2), ElementsAre(-1.f, 0.25f, 0.f, 0.f, 0.f));
 }
 
 TEST(MoonlightRules, DistributionAndChainOrder) {  // vector 3
