@@ -95,6 +95,10 @@ int ChainValue(std::span<const uint8_t> tiles, bool doubled) {
   return doubler && doubled ? 2 * value : value;
 }
 
+bool DiscardEarnsSeal(std::span<const uint8_t> chain, bool face_discard) {
+  return chain.size() == kChainLimit && ChainValue(chain, !face_discard) >= kDiscardSealValue;
+}
+
 bool Eligible(std::span<const uint8_t> tiles) {
   for (uint8_t tile : tiles) {
     const TileType type = Describe(tile).type;
@@ -497,22 +501,23 @@ void MoonlightState::UseHammer(int seat, int colour, int position, EventSink* ev
 void MoonlightState::Attach(int seat, int tile, int colour, EventSink* events) {
   Chain& chain = data_.seats[seat].chains[colour];
   if (chain.size == kChainLimit) {
-    const int value = ChainValue(Tiles(chain), !data_.face_discard);
+    const bool seal = DiscardEarnsSeal(Tiles(chain), data_.face_discard);
     for (uint8_t old : Tiles(chain)) ++data_.box[old];
     if (events) {
+      const int value = ChainValue(Tiles(chain), !data_.face_discard);
       v1::MoonlightEvent event;
       auto* discarded = event.mutable_chain_discarded();
       discarded->set_seat(seat);
       discarded->set_colour(ToColour(colour));
       for (uint8_t old : Tiles(chain)) discarded->add_tiles(old);
       discarded->set_value(value);
-      discarded->set_seal(value >= kDiscardSealValue);
+      discarded->set_seal(seal);
       events->Emit(kEveryone, event,
                    absl::StrCat(SeatName(data_, seat), "'s full ", kColourNames[colour],
                                 " chain (value ", value, ") goes to the box"));
     }
     chain = Chain{};
-    if (value >= kDiscardSealValue) GainSeal(seat, true, events);
+    if (seal) GainSeal(seat, true, events);
   }
   chain.tiles[chain.size++] = static_cast<uint8_t>(tile);
   if (!events) return;

@@ -111,6 +111,10 @@ struct Chain {
 // Chain value (docs/rules/moonlight_market.md §6.5): gem values, doubled when the chain holds a
 // doubler (unless `doubled` is false, the face value used by discard_value=face).
 int ChainValue(std::span<const uint8_t> tiles, bool doubled = true);
+// A full chain goes to the box when a tile is attached to it, and earns a seal if its value
+// (its face value under discard_value=face) reaches kDiscardSealValue (docs/rules/moonlight_market.md
+// §6.4). False for a chain that is not full.
+bool DiscardEarnsSeal(std::span<const uint8_t> chain, bool face_discard);
 // Eligible for a pass scoring: holds at least one gem tile (docs/rules/moonlight_market.md §7.2).
 bool Eligible(std::span<const uint8_t> tiles);
 inline std::span<const uint8_t> Tiles(const Chain& chain) { return {chain.tiles.data(), chain.size}; }

@@ -116,10 +116,6 @@ std::vector<uint8_t> WithTile(const std::vector<uint8_t>& chain, int tile) {
   return after;
 }
 
-bool DiscardEarnsSeal(const std::vector<uint8_t>& chain, bool face_discard) {
-  return chain.size() == kChainLimit && ChainValue(chain, !face_discard) >= kDiscardSealValue;
-}
-
 // What attaching `tile` to `chain` does: value gained, full chain discarded, seal.
 void AttachFeatures(const std::vector<uint8_t>& chain, int tile, bool face_discard, float* f) {
   const std::vector<uint8_t> after = WithTile(chain, tile);
