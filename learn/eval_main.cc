@@ -219,11 +219,13 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
     if (!rows.ok()) return rows.status();
     std::string table = absl::StrFormat(
         "\n%s, %d players: %d matches (%d deals, seats rotated, cyclic order changing by deal); fair share %.3f\n\n"
-        "| Policy | Rating μ − 3σ (μ ± σ) | Seats | Win rate (95%% CI) | Mean score (95%% CI) |\n"
-        "|---|---|---|---|---|\n", game.name(), players, options.deals * players, options.deals, 1.0 / players);
+        "| Policy | Rating μ − 3σ (μ ± σ) | Order-free fit μ − 3σ (μ ± σ) | Seats | Win rate (95%% CI) | "
+        "Mean score (95%% CI) |\n|---|---|---|---|---|---|\n",
+        game.name(), players, options.deals * players, options.deals, 1.0 / players);
     for (const gavel::learn::FieldRow& row : *rows)
-      absl::StrAppendFormat(&table, "| %s | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
-                            row.rating.conservative(), row.rating.mu, row.rating.sigma, row.seats,
+      absl::StrAppendFormat(&table, "| %s | %.2f (%.2f ± %.2f) | %.2f (%.2f ± %.2f) | %d | %s | %s |\n", row.name,
+                            row.rating.conservative(), row.rating.mu, row.rating.sigma,
+                            row.fitted.conservative(), row.fitted.mu, row.fitted.sigma, row.seats,
                             WinRateInterval(row.win_rate, row.seats),
                             ScoreInterval(row.mean_score, row.mean_score_ci95));
     Report(table, out);

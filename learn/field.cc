@@ -1,7 +1,9 @@
 #include "learn/field.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "Eigen/Dense"
 #include "engine/core/seating.h"
 
 namespace gavel::learn {
@@ -70,7 +72,68 @@ void CountPlaces(const std::vector<SeatResult>& match, std::vector<FieldRow>& ro
     }
 }
 
+constexpr double kPriorMu = 25, kPriorSigma = 25.0 / 3;
+const double kComparisonSpread = std::sqrt(2.0) * 25.0 / 6;  // two performances of spread 25/6
+
+// The log posterior of skills `mu` given the pairwise results, its gradient and Hessian.
+double LogPosterior(const std::vector<std::vector<double>>& wins, const Eigen::VectorXd& mu,
+                    Eigen::VectorXd* gradient, Eigen::MatrixXd* hessian) {
+  const auto n = mu.size();
+  const double prior_precision = 1 / (kPriorSigma * kPriorSigma), c = kComparisonSpread;
+  double value = -0.5 * prior_precision * (mu.array() - kPriorMu).square().sum();
+  *gradient = -prior_precision * (mu.array() - kPriorMu).matrix();
+  *hessian = -prior_precision * Eigen::MatrixXd::Identity(n, n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const double won = wins[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      if (i == j || won == 0) continue;
+      // i placed above j `won` times: each adds log P(i above j) = -log(1 + exp(-(mu_i - mu_j) / c)).
+      const double d = (mu[i] - mu[j]) / c, lost_chance = 1 / (1 + std::exp(d));
+      value -= won * std::log1p(std::exp(-d));
+      const double slope = won * lost_chance / c, curvature = won * lost_chance * (1 - lost_chance) / (c * c);
+      (*gradient)[i] += slope;
+      (*gradient)[j] -= slope;
+      (*hessian)(i, i) -= curvature;
+      (*hessian)(j, j) -= curvature;
+      (*hessian)(i, j) += curvature;
+      (*hessian)(j, i) += curvature;
+    }
+  return value;
+}
+
 }  // namespace
+
+std::vector<arena::Rating> FitPairwiseRatings(const std::vector<std::vector<double>>& wins) {
+  const auto n = static_cast<Eigen::Index>(wins.size());
+  Eigen::VectorXd mu = Eigen::VectorXd::Constant(n, kPriorMu), gradient;
+  Eigen::MatrixXd hessian;
+  double value = LogPosterior(wins, mu, &gradient, &hessian);
+  // Newton's method on a strictly concave function, each step halved until it gains.
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    const Eigen::VectorXd step = (-hessian).ldlt().solve(gradient);
+    if (step.lpNorm<Eigen::Infinity>() < 1e-9) break;
+    Eigen::VectorXd next_gradient;
+    Eigen::MatrixXd next_hessian;
+    double scale = 1, next = 0;
+    while ((next = LogPosterior(wins, mu + scale * step, &next_gradient, &next_hessian)) < value && scale > 1e-6)
+      scale /= 2;
+    mu += scale * step;
+    value = next;
+    gradient = std::move(next_gradient);
+    hessian = std::move(next_hessian);
+  }
+  // Sigma from each skill's own curvature, the others held at their fit, as the match-by-match
+  // update treats a match's opponents. (The full covariance would add to every sigma the
+  // uncertainty of the field's common level, which only the prior fixes: the same for everyone,
+  // so it does not bear on who is better.)
+  std::vector<arena::Rating> ratings(static_cast<size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    auto& rating = ratings[static_cast<size_t>(i)];
+    rating.mu = mu[i];
+    rating.sigma = 1 / std::sqrt(-hessian(i, i));
+  }
+  return ratings;
+}
 
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,
                                                     const FieldOptions& options) {
@@ -119,8 +182,12 @@ absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<
     arena::UpdateRatings(players, ranks);
     CountPlaces(*played, rows);
   }
+  std::vector<std::vector<double>> placed_above_counts;
+  for (const FieldRow& row : rows) placed_above_counts.push_back(row.placed_above);
+  const std::vector<arena::Rating> fitted = FitPairwiseRatings(placed_above_counts);
   for (int e = 0; e < n; ++e) {
     FieldRow& row = rows[static_cast<size_t>(e)];
+    row.fitted = fitted[static_cast<size_t>(e)];
     row.name = field[static_cast<size_t>(e)].name;
     row.entry = e;
     row.seats = static_cast<int>(wins[static_cast<size_t>(e)].size());

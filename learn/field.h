@@ -7,7 +7,8 @@
 // comes round (engine/core/seating.h), so nobody always sits after the same policy. Every
 // policy gets a Weng-Lin rating (the arena's), its win rate (a win
 // shared by k counts 1/k) and mean score with its 95% interval, and how often it placed above
-// each other member at the tables they shared.
+// each other member at the tables they shared, from which the same rating model is also fitted to
+// all matches at once.
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct FieldRow {
   std::string name;
   int entry = 0;  // its place in the field's order
   arena::Rating rating;  // updated match by match in the deals' order
+  arena::Rating fitted;  // the same model fitted to every match at once: FitPairwiseRatings
   int seats = 0;         // seats played (a policy holding two seats of a match counts both)
   double win_rate = 0;  // its interval: arena::WilsonInterval(win_rate, seats)
   double mean_score = 0, mean_score_ci95 = 0;
@@ -44,6 +46,15 @@ struct FieldOptions {
   uint64_t seed = 1;
   int threads = 1;  // the result does not depend on it
 };
+
+// The rating model of the arena's update (Bradley-Terry over every two seats of a match,
+// performance spread 25/6, prior 25 ± 25/3) fitted to all the pairwise results at once: the
+// most probable skills given every match, each sigma from the curvature there in that skill
+// alone (the others held at their fit).
+// Unlike the match-by-match update, whose early matches move a rating more than late ones, it
+// does not depend on the order of the matches. `wins[i][j]`: how often i placed above j (a tie
+// counts half to each).
+std::vector<arena::Rating> FitPairwiseRatings(const std::vector<std::vector<double>>& wins);
 
 // The field's rows, best conservative rating (mu - 3 sigma) first.
 absl::StatusOr<std::vector<FieldRow>> EvaluateField(const Game& game, std::span<const FieldEntry> field,

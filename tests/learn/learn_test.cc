@@ -1,6 +1,7 @@
 // The learning and search policies: the network, its weights file, the learned policy in
 // every game, ISMCTS, and a short training run that improves over random.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -209,6 +210,45 @@ void ExpectConsistentPlaces(const std::vector<FieldRow>& rows) {
   }
 }
 
+// The rating fitted to all results at once: equal records give equal skills at the prior's mean,
+// a better record a higher skill, and more of the same results a smaller sigma.
+TEST(FitPairwiseRatings, RanksByTheResultsAndNarrowsWithMoreOfThem) {
+  const auto level = FitPairwiseRatings({{0, 10}, {10, 0}});
+  ASSERT_EQ(level.size(), 2u);
+  EXPECT_NEAR(level[0].mu, 25, 1e-9);
+  EXPECT_NEAR(level[1].mu, 25, 1e-9);
+  EXPECT_LT(level[0].sigma, 25.0 / 3);
+  // a above b and b above c in 70 of 100, a above c in 80 of 100.
+  const auto chain = FitPairwiseRatings({{0, 70, 80}, {30, 0, 70}, {20, 30, 0}});
+  EXPECT_GT(chain[0].mu, chain[1].mu);
+  EXPECT_GT(chain[1].mu, chain[2].mu);
+  EXPECT_NEAR(chain[0].mu + chain[1].mu + chain[2].mu, 75, 1e-6);  // the prior centres them
+  const auto more = FitPairwiseRatings({{0, 700, 800}, {300, 0, 700}, {200, 300, 0}});
+  EXPECT_LT(more[1].sigma, chain[1].sigma / 2);
+  EXPECT_GT(more[0].mu - more[2].mu, chain[0].mu - chain[2].mu);  // less pulled to the prior
+  // Someone who never placed above anyone stays finite, below the others.
+  const auto shut_out = FitPairwiseRatings({{0, 5, 5}, {5, 0, 5}, {0, 0, 0}});
+  EXPECT_TRUE(std::isfinite(shut_out[2].mu));
+  EXPECT_LT(shut_out[2].conservative(), shut_out[0].conservative());
+}
+
+// The rows' order-free ratings are the fit of their pairwise places; the first row's fit is the
+// best (the test's fields have one clearly better policy).
+void ExpectFitOfThePlaces(const std::vector<FieldRow>& rows) {
+  std::vector<std::vector<double>> wins(rows.size(), std::vector<double>(rows.size(), 0));
+  for (const FieldRow& row : rows)
+    for (size_t other = 0; other < rows.size(); ++other)
+      wins[static_cast<size_t>(row.entry)][other] = row.placed_above[other] * row.met[other];
+  const std::vector<arena::Rating> fitted = FitPairwiseRatings(wins);
+  for (const FieldRow& row : rows) {
+    EXPECT_NEAR(row.fitted.mu, fitted[static_cast<size_t>(row.entry)].mu, 1e-6) << row.name;
+    EXPECT_NEAR(row.fitted.sigma, fitted[static_cast<size_t>(row.entry)].sigma, 1e-6) << row.name;
+    if (&row != &rows.front()) {
+      EXPECT_GT(rows.front().fitted.mu, row.fitted.mu) << row.name;
+    }
+  }
+}
+
 // A field of Dirk and two random policies at mixed tables in every game: Dirk rated first,
 // every seat of every match counted once, and the same rows on any thread count.
 TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
@@ -241,6 +281,7 @@ TEST(Field, RatesDirkAboveRandomPlayersReproducibly) {
     for (Seat seat = 0; seat < probe->seats(); ++seat) deciders += !probe->IsAutomaton(seat);
     EXPECT_EQ(seats, options.deals * deciders * deciders);  // deals x rotations x seats
     ExpectConsistentPlaces(*one);
+    ExpectFitOfThePlaces(*one);
     const FieldRow& dirk = (*one)[0];
     EXPECT_EQ(dirk.entry, 0);
     EXPECT_GT(dirk.placed_above[1], 0.5);
