@@ -72,8 +72,10 @@ void CountPlaces(const std::vector<SeatResult>& match, std::vector<FieldRow>& ro
     }
 }
 
-constexpr double kPriorMu = 25, kPriorSigma = 25.0 / 3;
-const double kComparisonSpread = std::sqrt(2.0) * 25.0 / 6;  // two performances of spread 25/6
+// The arena's prior (a new player's rating) and the spread of a comparison of two performances,
+// each of spread 25/6 as in its update.
+constexpr double kPriorMu = arena::Rating{}.mu, kPriorSigma = arena::Rating{}.sigma;
+const double kComparisonSpread = std::sqrt(2.0) * 25.0 / 6;
 
 // The log posterior of skills `mu` given the pairwise results, its gradient and Hessian.
 double LogPosterior(const std::vector<std::vector<double>>& wins, const Eigen::VectorXd& mu,
