@@ -72,10 +72,9 @@ void CountPlaces(const std::vector<SeatResult>& match, std::vector<FieldRow>& ro
     }
 }
 
-// The arena's prior (a new player's rating) and the spread of a comparison of two performances,
-// each of spread 25/6 as in its update.
+// The arena's prior (a new player's rating) and the spread of a comparison of two performances.
 constexpr double kPriorMu = arena::Rating{}.mu, kPriorSigma = arena::Rating{}.sigma;
-const double kComparisonSpread = std::sqrt(2.0) * 25.0 / 6;
+const double kComparisonSpread = std::sqrt(2.0) * arena::kPerformanceSpread;
 
 // The log posterior of skills `mu` given the pairwise results, its gradient and Hessian.
 double LogPosterior(const std::vector<std::vector<double>>& wins, const Eigen::VectorXd& mu,

@@ -6,7 +6,6 @@
 namespace gavel::arena {
 namespace {
 
-constexpr double kBeta = 25.0 / 6;
 constexpr double kKappa = 1e-4;  // keeps sigma^2 positive
 constexpr double kZ95 = 1.959964;
 
@@ -21,7 +20,7 @@ void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& 
     for (size_t q = 0; q < n; ++q) {
       if (q == i) continue;
       const double var_i = before[i].sigma * before[i].sigma;
-      const double c = std::sqrt(var_i + before[q].sigma * before[q].sigma + 2 * kBeta * kBeta);
+      const double c = std::sqrt(var_i + before[q].sigma * before[q].sigma + 2 * kPerformanceSpread * kPerformanceSpread);
       const double p_iq = 1 / (1 + std::exp((before[q].mu - before[i].mu) / c));
       const double s = ranks[i] < ranks[q] ? 1 : ranks[i] == ranks[q] ? 0.5 : 0;
       const double gamma = before[i].sigma / c;

@@ -8,6 +8,9 @@
 
 namespace gavel::arena {
 
+// The spread of one performance around a player's skill (beta of Weng and Lin).
+inline constexpr double kPerformanceSpread = 25.0 / 6;
+
 struct Rating {
   double mu = 25.0;
   double sigma = 25.0 / 3;
