@@ -37,10 +37,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
 build_dir=${GAVEL_BUILD_DIR:-build}
+weights_dir=${GAVEL_WEIGHTS_DIR:-weights}  # another folder of .train files (the script's test)
 threads=${GAVEL_TRAIN_THREADS:-2}  # games of evaluations and searches; same weights on any count
 # Each network's training flags are beside its weights, weights/<game>-<n>p.train for a table
 # of n players, one line per stage: a later stage starts from the weights the one before it
-# wrote, which its flags name {previous} (e.g. --start={previous}). The last stage writes
+# wrote, which its flags name {previous} (e.g. --start={previous}), and may name any earlier
+# stage's weights {stage<k>} (a league: an exploiter searched against {stage1}, then the main
+# network from {stage1} against a population holding the exploiter). The last stage writes
 # weights/<game>-<n>p.gmlp and .curve.csv; an earlier stage k writes
 # weights/<game>-<n>p.stage<k>.curve.csv and its weights in $build_dir/train-stages (a fixed
 # path, since the curves name it). The games are those of this build (gavel-train --list_games).
@@ -50,25 +53,34 @@ stages_dir=$build_dir/train-stages
 mkdir -p "$stages_dir"
 for game in "${games[@]}"; do
   shopt -s nullglob
-  settings_files=(weights/"$game"-*p.train)
-  ((${#settings_files[@]})) || { echo "$game: no training settings (weights/$game-<n>p.train)" >&2; exit 2; }
+  settings_files=("$weights_dir/$game"-*p.train)
+  ((${#settings_files[@]})) || { echo "$game: no training settings ($weights_dir/$game-<n>p.train)" >&2; exit 2; }
   for settings in "${settings_files[@]}"; do
     name=$(basename "$settings" .train)  # <game>-<n>p
     players=${name##*-}
     players=${players%p}
     mapfile -t stages < <(grep -v '^[[:space:]]*$' "$settings")
+    for ((stage = 1; stage <= ${#stages[@]}; stage++)); do  # checked before any stage trains
+      line=${stages[stage - 1]}
+      for ((k = 1; k < stage; k++)); do line=${line//\{stage$k\}/}; done
+      [[ $line != *"{stage"* ]] || { echo "$settings: stage $stage names a stage that is not before it" >&2; exit 2; }
+    done
     previous=""
+    outs=()
     for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
       if ((stage == ${#stages[@]})); then
-        out="weights/$name.gmlp" curve="weights/$name.curve.csv"
+        out="$weights_dir/$name.gmlp" curve="$weights_dir/$name.curve.csv"
       else
-        out="$stages_dir/$name.stage$stage.gmlp" curve="weights/$name.stage$stage.curve.csv"
+        out="$stages_dir/$name.stage$stage.gmlp" curve="$weights_dir/$name.stage$stage.curve.csv"
       fi
-      read -r -a flags <<<"${stages[stage - 1]//\{previous\}/$previous}"
+      line=${stages[stage - 1]//\{previous\}/$previous}
+      for ((k = 1; k < stage; k++)); do line=${line//\{stage$k\}/${outs[k - 1]}}; done
+      read -r -a flags <<<"$line"
       ((${#stages[@]} == 1)) || echo "$name: stage $stage of ${#stages[@]}" >&2
       "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
         --eval_threads="$threads" --out="$out" --curve="$curve"
       previous=$out
+      outs+=("$out")
     done
   done
 done

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# scripts/train.sh with a stand-in gavel-train that records its flags: every stage gets the
+# weights named {previous} and {stage<k>}, the last stage writes the table's files, and a
+# stage naming one that is not before it stops the run before any stage trains.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/build/learn" "$work/weights"
+cat >"$work/build/learn/gavel-train" <<'STUB'
+#!/usr/bin/env bash
+echo "$*" >>"$(dirname "$0")/../calls"
+for flag; do [[ $flag != --out=* ]] || : >"${flag#--out=}"; done
+STUB
+chmod +x "$work/build/learn/gavel-train"
+run() { GAVEL_SKIP_BUILD=1 GAVEL_BUILD_DIR="$work/build" GAVEL_WEIGHTS_DIR="$work/weights" bash "$repo/scripts/train.sh" toy; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+printf '%s\n' '--method=selfplay' '' '--start={stage1} --search_opponents=learned:{stage1}' \
+  '--start={stage1} --search_opponents=dirk,learned:{stage2},learned:{previous}' >"$work/weights/toy-2p.train"
+run 2>/dev/null
+mapfile -t calls <"$work/build/calls"
+((${#calls[@]} == 3)) || fail "expected 3 stages, got ${#calls[@]}"
+stage1=$work/build/train-stages/toy-2p.stage1.gmlp
+stage2=$work/build/train-stages/toy-2p.stage2.gmlp
+[[ ${calls[0]} == "--game=toy --players=2 --seed=1 --method=selfplay "* ]] || fail "stage 1: ${calls[0]}"
+[[ ${calls[1]} == *" --start=$stage1 --search_opponents=learned:$stage1 "* ]] || fail "stage 2: ${calls[1]}"
+[[ ${calls[2]} == *" --start=$stage1 --search_opponents=dirk,learned:$stage2,learned:$stage2 "* ]] || fail "stage 3: ${calls[2]}"
+[[ ${calls[2]} == *" --out=$work/weights/toy-2p.gmlp --curve=$work/weights/toy-2p.curve.csv" ]] || fail "last stage's files: ${calls[2]}"
+[[ -e $work/weights/toy-2p.gmlp ]] || fail "the last stage wrote no weights"
+
+rm "$work/build/calls"
+printf '%s\n' '--method=selfplay' '--start={stage2}' >"$work/weights/toy-2p.train"
+if run 2>"$work/err"; then fail "a stage naming itself trained"; fi
+grep -q "stage 2 names a stage that is not before it" "$work/err" || fail "no clear error: $(cat "$work/err")"
+[[ ! -e $work/build/calls ]] || fail "stages trained before the settings were refused"
+echo "train.sh stages: ok"
