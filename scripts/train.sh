@@ -60,27 +60,26 @@ for game in "${games[@]}"; do
     players=${name##*-}
     players=${players%p}
     mapfile -t stages < <(grep -v '^[[:space:]]*$' "$settings")
-    for ((stage = 1; stage <= ${#stages[@]}; stage++)); do  # checked before any stage trains
-      line=${stages[stage - 1]}
-      for ((k = 1; k < stage; k++)); do line=${line//\{stage$k\}/}; done
-      [[ $line != *"{stage"* ]] || { echo "$settings: stage $stage names a stage that is not before it" >&2; exit 2; }
-    done
-    previous=""
-    outs=()
+    # Every stage's files and flags first, so that a stage naming one not before it stops the
+    # run before anything trains.
+    outs=() curves=() lines=()
     for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
       if ((stage == ${#stages[@]})); then
-        out="$weights_dir/$name.gmlp" curve="$weights_dir/$name.curve.csv"
+        outs+=("$weights_dir/$name.gmlp") curves+=("$weights_dir/$name.curve.csv")
       else
-        out="$stages_dir/$name.stage$stage.gmlp" curve="$weights_dir/$name.stage$stage.curve.csv"
+        outs+=("$stages_dir/$name.stage$stage.gmlp") curves+=("$weights_dir/$name.stage$stage.curve.csv")
       fi
-      line=${stages[stage - 1]//\{previous\}/$previous}
+      line=${stages[stage - 1]}
+      ((stage == 1)) || line=${line//\{previous\}/${outs[stage - 2]}}
       for ((k = 1; k < stage; k++)); do line=${line//\{stage$k\}/${outs[k - 1]}}; done
-      read -r -a flags <<<"$line"
+      [[ $line != *"{stage"* && $line != *"{previous}"* ]] || { echo "$settings: stage $stage names a stage that is not before it" >&2; exit 2; }
+      lines+=("$line")
+    done
+    for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
+      read -r -a flags <<<"${lines[stage - 1]}"
       ((${#stages[@]} == 1)) || echo "$name: stage $stage of ${#stages[@]}" >&2
       "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
-        --eval_threads="$threads" --out="$out" --curve="$curve"
-      previous=$out
-      outs+=("$out")
+        --eval_threads="$threads" --out="${outs[stage - 1]}" --curve="${curves[stage - 1]}"
     done
   done
 done

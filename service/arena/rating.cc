@@ -7,6 +7,7 @@ namespace gavel::arena {
 namespace {
 
 constexpr double kKappa = 1e-4;  // keeps sigma^2 positive
+constexpr double kComparisonVariance = 2 * kPerformanceSpread * kPerformanceSpread;  // two performances
 constexpr double kZ95 = 1.959964;
 
 }  // namespace
@@ -20,7 +21,7 @@ void UpdateRatings(const std::vector<Rating*>& players, const std::vector<int>& 
     for (size_t q = 0; q < n; ++q) {
       if (q == i) continue;
       const double var_i = before[i].sigma * before[i].sigma;
-      const double c = std::sqrt(var_i + before[q].sigma * before[q].sigma + 2 * kPerformanceSpread * kPerformanceSpread);
+      const double c = std::sqrt(var_i + before[q].sigma * before[q].sigma + kComparisonVariance);
       const double p_iq = 1 / (1 + std::exp((before[q].mu - before[i].mu) / c));
       const double s = ranks[i] < ranks[q] ? 1 : ranks[i] == ranks[q] ? 0.5 : 0;
       const double gamma = before[i].sigma / c;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/train.sh with a stand-in gavel-train that records its flags: every stage gets the
 # weights named {previous} and {stage<k>}, the last stage writes the table's files, and a
-# stage naming one that is not before it stops the run before any stage trains.
+# stage naming one that is not before it (or a first stage naming {previous}) stops the run
+# before any stage trains.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -34,4 +35,8 @@ printf '%s\n' '--method=selfplay' '--start={stage2}' >"$work/weights/toy-2p.trai
 if run 2>"$work/err"; then fail "a stage naming itself trained"; fi
 grep -q "stage 2 names a stage that is not before it" "$work/err" || fail "no clear error: $(cat "$work/err")"
 [[ ! -e $work/build/calls ]] || fail "stages trained before the settings were refused"
+printf '%s\n' '--start={previous}' >"$work/weights/toy-2p.train"
+if run 2>"$work/err"; then fail "a first stage naming {previous} trained"; fi
+grep -q "stage 1 names a stage that is not before it" "$work/err" || fail "no clear error: $(cat "$work/err")"
+[[ ! -e $work/build/calls ]] || fail "a stage trained before the settings were refused"
 echo "train.sh stages: ok"
