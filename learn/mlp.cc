@@ -5,7 +5,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "engine/core/rng.h"
 
 namespace gavel::learn {
@@ -131,6 +133,30 @@ Eigen::VectorXf Mlp::TailScales(int layers) const {
     scales.insert(scales.end(), static_cast<size_t>(layer.weights.size() + layer.bias.size()), rms);
   }
   return Eigen::Map<const Eigen::VectorXf>(scales.data(), static_cast<Eigen::Index>(scales.size()));
+}
+
+std::string Mlp::MetadataValue(absl::string_view key) const {
+  for (absl::string_view line : absl::StrSplit(metadata, '\n')) {
+    std::pair<absl::string_view, absl::string_view> entry = absl::StrSplit(line, absl::MaxSplits('=', 1));
+    if (entry.first == key) return std::string(entry.second);
+  }
+  return "";
+}
+
+void Mlp::SetMetadataValue(absl::string_view key, absl::string_view value) {
+  std::string updated;
+  bool set = false;
+  for (absl::string_view line : absl::StrSplit(metadata, '\n', absl::SkipEmpty())) {
+    const absl::string_view line_key = line.substr(0, line.find('='));
+    if (line_key != key) {
+      absl::StrAppend(&updated, line, "\n");
+    } else if (!set) {
+      absl::StrAppend(&updated, key, "=", value, "\n");
+      set = true;
+    }
+  }
+  if (!set) absl::StrAppend(&updated, key, "=", value, "\n");
+  metadata = std::move(updated);
 }
 
 absl::Status Mlp::Save(const std::string& path) const {

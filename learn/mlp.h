@@ -17,6 +17,7 @@
 
 #include "Eigen/Core"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/core/rng.h"
 
 namespace gavel::learn {
@@ -34,7 +35,12 @@ class Mlp {
 
   int input_size() const { return sizes_.empty() ? 0 : sizes_.front(); }
   const std::vector<int>& sizes() const { return sizes_; }
-  std::string metadata;  // free text saved with the weights
+  std::string metadata;  // free text saved with the weights: key=value lines
+  // The value of `key` in the metadata, empty if absent.
+  std::string MetadataValue(absl::string_view key) const;
+  // Sets `key` where it stands (dropping any later line of it), or appends it: a network
+  // trained on from another keeps one line per key.
+  void SetMetadataValue(absl::string_view key, absl::string_view value);
 
   // One output per row of `inputs` (rows = samples, columns = input_size()).
   Eigen::VectorXf Forward(const Matrix& inputs) const;

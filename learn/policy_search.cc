@@ -126,7 +126,7 @@ absl::Status PolicySearch::EvaluateNow(int iteration, SearchProgress* report) {
   if (evaluation->win_rate > best_win_rate_) {
     best_win_rate_ = evaluation->win_rate;
     best_ = current_;
-    best_->mutable_network().metadata += absl::StrCat("search_iteration=", iteration, "\n");
+    best_->mutable_network().SetMetadataValue("search_iteration", absl::StrCat(iteration));
     report->best_so_far = true;
   }
   return absl::OkStatus();

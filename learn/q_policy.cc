@@ -74,6 +74,7 @@ absl::StatusOr<QPolicy> QPolicy::Load(const Game& game, const std::string& path)
 absl::Status QPolicy::Save(const std::string& path) const {
   Mlp copy = network_;
   copy.metadata.clear();
+  // The layout and margin last, whatever the network was loaded with.
   for (absl::string_view line : absl::StrSplit(network_.metadata, '\n', absl::SkipEmpty()))
     if (!absl::StartsWith(line, "margin=") && !absl::StartsWith(line, "inputs="))
       absl::StrAppend(&copy.metadata, line, "\n");
@@ -82,13 +83,7 @@ absl::Status QPolicy::Save(const std::string& path) const {
   return copy.Save(path);
 }
 
-std::string QPolicy::Metadata(const std::string& key) const {
-  for (absl::string_view line : absl::StrSplit(network_.metadata, '\n')) {
-    std::pair<std::string, std::string> entry = absl::StrSplit(line, absl::MaxSplits('=', 1));
-    if (entry.first == key) return entry.second;
-  }
-  return "";
-}
+std::string QPolicy::Metadata(const std::string& key) const { return network_.MetadataValue(key); }
 
 absl::Status QPolicy::Inputs(const Turn& turn, std::span<const Move> moves,
                              Eigen::VectorXf* observation, Mlp::Matrix* move_rows,

@@ -293,7 +293,7 @@ absl::Status Trainer::EvaluateNow(int episode, TrainProgress* report) {
   if (selecting.win_rate > best_win_rate_) {
     best_win_rate_ = selecting.win_rate;
     best_ = policy_;
-    best_->mutable_network().metadata += absl::StrCat("episode=", episode, "\n");
+    best_->mutable_network().SetMetadataValue("episode", absl::StrCat(episode));
     report->best_so_far = true;
   }
   return absl::OkStatus();

@@ -129,6 +129,19 @@ TEST(Mlp, TailParametersRoundTrip) {
   EXPECT_EQ(mlp.TailParameters(2), parameters);
 }
 
+// A network trained on from another (a second stage) keeps one line per key, where it stood.
+TEST(Mlp, SettingAMetadataValueReplacesItsLine) {
+  Mlp mlp({2, 1}, 1);
+  mlp.metadata = "game=carat\nsearch_iteration=55\ninputs=x\nsearch_iteration=7\n";
+  mlp.SetMetadataValue("search_iteration", "20");
+  EXPECT_EQ(mlp.metadata, "game=carat\nsearch_iteration=20\ninputs=x\n");
+  EXPECT_EQ(mlp.MetadataValue("search_iteration"), "20");
+  mlp.SetMetadataValue("episode", "4000");
+  EXPECT_EQ(mlp.metadata, "game=carat\nsearch_iteration=20\ninputs=x\nepisode=4000\n");
+  EXPECT_EQ(mlp.MetadataValue("search"), "");  // a key's prefix is not the key
+  EXPECT_EQ(mlp.MetadataValue("inputs"), "x");
+}
+
 #if GAVEL_HAS_GAME_sultan
 TEST(Mlp, SaveLoadRoundTripAndCorruptFiles) {
   Mlp mlp({5, 8, 1}, 1);
