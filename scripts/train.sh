@@ -19,26 +19,20 @@
 # of Dirk and players that barely play (random, ISMCTS at one and two iterations), about 27
 # minutes on one core; checked byte for byte.
 #
-# Sultan, Moonlight Market and Morgenland at three and four players: networks trained by
-# paired rollouts or self-play (learn/trainer.h), half a minute to 29 minutes each on one core.
-# Today's trainer made Sultan's for two, three and five players and Morgenland's for three
-# (the four-player settings), and Moonlight Market's for one to five players (rollouts played out
-# at random, the same settings at every size; all five trained again on 2026-11-26 and on
-# 2026-11-27 when the move features changed). Sultan's two-player network has a second stage, trained on the
-# first one's play from its weights (about 35 minutes of one core). Sultan's three-player
-# network and every Moonlight Market network were checked byte for byte against a second run
-# (after the last retraining, the two- and three-player networks).
-# Sultan's and Morgenland's four-player networks were made with their settings at commit
-# 97e26d8; the trainer has changed since (input layout, rollout candidates and targets), so
-# running it now trains new networks for them, not byte-identical copies. To reproduce those
-# committed files:
-#   git worktree add /tmp/gavel-97e26d8 97e26d8 && /tmp/gavel-97e26d8/scripts/train.sh <game>
+# Sultan and Moonlight Market at every size, Morgenland at three and four players: trained by
+# paired rollouts or self-play (learn/trainer.h), half a minute to 23 minutes each on one core
+# (paired rollouts run on GAVEL_TRAIN_THREADS threads too). Moonlight Market's use the same
+# settings at every size, rollouts played out at random. Sultan's two-player network has a
+# second stage, trained on the first one's play from its weights (about 35 minutes of one
+# core). Checked byte for byte against a second run: Sultan's three- and four-player networks
+# (the four-player one on two threads, trained first on one) and every Moonlight Market network
+# (after the last retraining, the two- and three-player ones).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
 build_dir=${GAVEL_BUILD_DIR:-build}
 weights_dir=${GAVEL_WEIGHTS_DIR:-weights}  # another folder of .train files (the script's test)
-threads=${GAVEL_TRAIN_THREADS:-2}  # games of evaluations and searches; same weights on any count
+threads=${GAVEL_TRAIN_THREADS:-2}  # evaluations, searches and rollouts at once; same weights on any count
 # Each network's training flags are beside its weights, weights/<game>-<n>p.train for a table
 # of n players, one line per stage: a later stage starts from the weights the one before it
 # wrote, which its flags name {previous} (e.g. --start={previous}), and may name any earlier
@@ -79,7 +73,7 @@ for game in "${games[@]}"; do
       read -r -a flags <<<"${lines[stage - 1]}"
       ((${#stages[@]} == 1)) || echo "$name: stage $stage of ${#stages[@]}" >&2
       "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
-        --eval_threads="$threads" --out="${outs[stage - 1]}" --curve="${curves[stage - 1]}"
+        --eval_threads="$threads" --rollout_threads="$threads" --out="${outs[stage - 1]}" --curve="${curves[stage - 1]}"
     done
   done
 done
