@@ -25,8 +25,9 @@
 # settings at every size, rollouts played out at random. Sultan's two-player network has a
 # second stage, trained on the first one's play from its weights (about 35 minutes of one
 # core). Checked byte for byte against a second run: Sultan's three- and four-player networks
-# (the four-player one on two threads, trained first on one) and every Moonlight Market network
-# (after the last retraining, the two- and three-player ones).
+# (the four-player one on two threads, trained first on one), Morgenland's three- and
+# four-player ones and every Moonlight Market network (after the last retraining, the two- and
+# three-player ones).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
