@@ -134,11 +134,14 @@ Eigen::VectorXf Mlp::TailScales(int layers) const {
   return Eigen::Map<const Eigen::VectorXf>(scales.data(), static_cast<Eigen::Index>(scales.size()));
 }
 
+namespace {
+// A metadata line's key: what stands before its first '='.
+absl::string_view KeyOf(absl::string_view line) { return line.substr(0, line.find('=')); }
+}  // namespace
+
 std::string Mlp::MetadataValue(absl::string_view key) const {
-  for (absl::string_view line : absl::StrSplit(metadata, '\n')) {
-    std::pair<absl::string_view, absl::string_view> entry = absl::StrSplit(line, absl::MaxSplits('=', 1));
-    if (entry.first == key) return std::string(entry.second);
-  }
+  for (absl::string_view line : absl::StrSplit(metadata, '\n'))
+    if (KeyOf(line) == key) return std::string(line.substr(std::min(line.size(), key.size() + 1)));
   return "";
 }
 
@@ -146,8 +149,7 @@ void Mlp::SetMetadataValue(absl::string_view key, absl::string_view value) {
   std::string updated;
   bool set = false;
   for (absl::string_view line : absl::StrSplit(metadata, '\n', absl::SkipEmpty())) {
-    const absl::string_view line_key = line.substr(0, line.find('='));
-    if (line_key != key) {
+    if (KeyOf(line) != key) {
       absl::StrAppend(&updated, line, "\n");
     } else if (!set) {
       absl::StrAppend(&updated, key, "=", value, "\n");
@@ -156,6 +158,13 @@ void Mlp::SetMetadataValue(absl::string_view key, absl::string_view value) {
   }
   if (!set) absl::StrAppend(&updated, key, "=", value, "\n");
   metadata = std::move(updated);
+}
+
+void Mlp::EraseMetadataValue(absl::string_view key) {
+  std::string kept;
+  for (absl::string_view line : absl::StrSplit(metadata, '\n', absl::SkipEmpty()))
+    if (KeyOf(line) != key) absl::StrAppend(&kept, line, "\n");
+  metadata = std::move(kept);
 }
 
 absl::Status Mlp::Save(const std::string& path) const {

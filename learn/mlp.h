@@ -41,6 +41,7 @@ class Mlp {
   // Sets `key` where it stands (dropping any later line of it), or appends it: a network
   // trained on from another keeps one line per key.
   void SetMetadataValue(absl::string_view key, absl::string_view value);
+  void EraseMetadataValue(absl::string_view key);
 
   // One output per row of `inputs` (rows = samples, columns = input_size()).
   Eigen::VectorXf Forward(const Matrix& inputs) const;

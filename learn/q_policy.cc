@@ -1,9 +1,7 @@
 #include "learn/q_policy.h"
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "engine/core/status.h"
 
 namespace gavel::learn {
@@ -48,7 +46,7 @@ QPolicy::QPolicy(const Game& game, Mlp network, std::string advisor_name, Adviso
 absl::StatusOr<QPolicy> QPolicy::Load(const Game& game, const std::string& path) {
   auto network = Mlp::Load(path);
   if (!network.ok()) return network.status();
-  if (!absl::StrContains(network->metadata, absl::StrCat("game=", game.name(), "\n")))
+  if (network->MetadataValue("game") != game.name())
     return absl::FailedPreconditionError(
         absl::StrCat("weights file ", path, " was not trained for ", game.name()));
   QPolicy policy(game, std::move(*network));
@@ -73,13 +71,11 @@ absl::StatusOr<QPolicy> QPolicy::Load(const Game& game, const std::string& path)
 
 absl::Status QPolicy::Save(const std::string& path) const {
   Mlp copy = network_;
-  copy.metadata.clear();
   // The layout and margin last, whatever the network was loaded with.
-  for (absl::string_view line : absl::StrSplit(network_.metadata, '\n', absl::SkipEmpty()))
-    if (!absl::StartsWith(line, "margin=") && !absl::StartsWith(line, "inputs="))
-      absl::StrAppend(&copy.metadata, line, "\n");
-  absl::StrAppend(&copy.metadata, "inputs=", LayoutName(layout_), "\n");
-  if (!advisor_name_.empty()) absl::StrAppend(&copy.metadata, "margin=", advice_margin_, "\n");
+  copy.EraseMetadataValue("inputs");
+  copy.EraseMetadataValue("margin");
+  copy.SetMetadataValue("inputs", LayoutName(layout_));
+  if (!advisor_name_.empty()) copy.SetMetadataValue("margin", absl::StrCat(advice_margin_));
   return copy.Save(path);
 }
 

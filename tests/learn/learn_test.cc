@@ -140,6 +140,8 @@ TEST(Mlp, SettingAMetadataValueReplacesItsLine) {
   EXPECT_EQ(mlp.metadata, "game=carat\nsearch_iteration=20\ninputs=x\nepisode=4000\n");
   EXPECT_EQ(mlp.MetadataValue("search"), "");  // a key's prefix is not the key
   EXPECT_EQ(mlp.MetadataValue("inputs"), "x");
+  mlp.EraseMetadataValue("search_iteration");
+  EXPECT_EQ(mlp.metadata, "game=carat\ninputs=x\nepisode=4000\n");
 }
 
 #if GAVEL_HAS_GAME_sultan
