@@ -26,7 +26,8 @@
 # second stage, trained on the first one's play from its weights (about 35 minutes of one
 # core). End to end on two cores, every table size, nothing else running (2026-11-27):
 # Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s, Mercado 21 min 24 s,
-# Morgenland 38 min 2 s, each run writing every file in weights/ byte for byte.
+# Morgenland 38 min 2 s, each run writing its game's weights and curves as in weights/, byte
+# for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
