@@ -14,7 +14,7 @@ echo "$*" >>"$(dirname "$0")/../calls"
 for flag; do [[ $flag != --out=* ]] || : >"${flag#--out=}"; done
 STUB
 chmod +x "$work/build/learn/gavel-train"
-run() { GAVEL_SKIP_BUILD=1 GAVEL_TRAIN_THREADS=2 GAVEL_BUILD_DIR="$work/build" GAVEL_WEIGHTS_DIR="$work/weights" bash "$repo/scripts/train.sh" toy; }
+run() { GAVEL_SKIP_BUILD=1 GAVEL_TRAIN_THREADS=3 GAVEL_BUILD_DIR="$work/build" GAVEL_WEIGHTS_DIR="$work/weights" bash "$repo/scripts/train.sh" toy; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 printf '%s\n' '--method=selfplay' '' '--start={stage1} --search_opponents=learned:{stage1}' \
@@ -25,7 +25,7 @@ mapfile -t calls <"$work/build/calls"
 stage1=$work/build/train-stages/toy-2p.stage1.gmlp
 stage2=$work/build/train-stages/toy-2p.stage2.gmlp
 [[ ${calls[0]} == "--game=toy --players=2 --seed=1 --method=selfplay "* ]] || fail "stage 1: ${calls[0]}"
-[[ ${calls[0]} == *" --eval_threads=2 --rollout_threads=2 "* ]] || fail "threads: ${calls[0]}"
+[[ ${calls[0]} == *" --eval_threads=3 --rollout_threads=3 "* ]] || fail "threads: ${calls[0]}"
 [[ ${calls[1]} == *" --start=$stage1 --search_opponents=learned:$stage1 "* ]] || fail "stage 2: ${calls[1]}"
 [[ ${calls[2]} == *" --start=$stage1 --search_opponents=dirk,learned:$stage2,learned:$stage2 "* ]] || fail "stage 3: ${calls[2]}"
 [[ ${calls[2]} == *" --out=$work/weights/toy-2p.gmlp --curve=$work/weights/toy-2p.curve.csv" ]] || fail "last stage's files: ${calls[2]}"
