@@ -82,19 +82,33 @@ void State::Observe(Seat seat, v1::View* out) const {
   PackView(seat, out->mutable_view());
 }
 
-std::string State::Bytes(google::protobuf::Arena* arena) const {
-  auto* proto = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
-  Serialize(proto);
+namespace {
+
+std::string DeterministicBytes(const v1::GameState& proto) {
   // Sized once, written in place: a growing string would be zero-filled and copied as it grows.
-  std::string bytes(proto->ByteSizeLong(), '\0');
-  {
+  std::string bytes(proto.ByteSizeLong(), '\0');
+  {  // the stream writes its last bytes when it closes
     google::protobuf::io::ArrayOutputStream stream(bytes.data(), static_cast<int>(bytes.size()));
     google::protobuf::io::CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
-    proto->SerializeWithCachedSizes(&coded);
+    proto.SerializeWithCachedSizes(&coded);
   }
+  return bytes;
+}
+
+}  // namespace
+
+std::string State::Bytes(google::protobuf::Arena* arena) const {
+  auto* proto = google::protobuf::Arena::CreateMessage<v1::GameState>(arena);
+  Serialize(proto);
+  std::string bytes = DeterministicBytes(*proto);
   if (arena == nullptr) delete proto;
   return bytes;
+}
+
+std::string State::PreviousFormatBytes() const {
+  v1::GameState proto;
+  return SerializePreviousFormat(&proto) ? DeterministicBytes(proto) : std::string();
 }
 
 uint64_t State::Hash() const { return Fnv1a64(Bytes()); }

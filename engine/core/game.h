@@ -153,6 +153,11 @@ class State {
   std::string Bytes(google::protobuf::Arena* arena = nullptr) const;
   // FNV-1a 64 of Bytes(): what replays record after every move.
   uint64_t Hash() const;
+  // The full state in the game's previous format version (false where the game has had one
+  // only), and its canonical bytes (empty then): records made before the current format
+  // keep their hashes of those bytes.
+  virtual bool SerializePreviousFormat(v1::GameState*) const { return false; }
+  std::string PreviousFormatBytes() const;
 
  protected:
   // The game's view message for `seat` (e.g. gavel.v1.SultanView), packed into `out`.

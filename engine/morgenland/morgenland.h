@@ -249,6 +249,7 @@ class MorgenlandState final : public State {
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
+  bool SerializePreviousFormat(v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -309,6 +310,11 @@ class MorgenlandState final : public State {
   void EmitResolved(EventSink* events, int space, const std::string& result) const;
 
  private:
+  // Format 2 packs a seat's tokens into numbers, format 1 lists them as messages (the proto's
+  // MorgenlandSeatState).
+  enum class TokenForm { kPacked, kMessages };
+  void Encode(TokenForm form, v1::GameState* out) const;
+
   void ApplyKind(int kind, EventSink* events);
   void ApplyPlace(int token, int space, EventSink* events);
   void ApplyPassOrAccept(bool accept, EventSink* events);

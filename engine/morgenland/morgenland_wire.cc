@@ -8,18 +8,39 @@
 namespace gavel::morgenland {
 namespace {
 
-absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatData* s) {
+absl::Status SetToken(int64_t space, uint32_t copies, int token, SeatData* s) {
+  GAVEL_RETURN_IF_ERROR(CheckRange(space, kSetAside, kSpaces - 1, "a token's space"));
+  GAVEL_RETURN_IF_ERROR(CheckRange(copies, 0, 4, "a token's copies"));
+  s->token_space[token] = static_cast<int8_t>(space);
+  s->copies[token] = static_cast<uint8_t>(copies);
+  return absl::OkStatus();
+}
+
+// Format 1: one message per token, its seat, index and value spelled out.
+absl::Status DecodeTokenMessages(const v1::MorgenlandSeatState& in, int seat, SeatData* s) {
   if (in.tokens_size() != kTokens) return Invalid("seat ", seat, " must list its 8 tokens");
   for (int token = 0; token < kTokens; ++token) {
     const auto& t = in.tokens(token);
     if (t.index() != static_cast<uint32_t>(token) || t.value() != static_cast<uint32_t>(TokenValue(token)) || t.seat() != seat)
       return Invalid("seat ", seat, "'s token ", token, " is mislabelled");
-    GAVEL_RETURN_IF_ERROR(CheckRange(t.space(), kSetAside, kSpaces - 1, "a token's space"));
-    GAVEL_RETURN_IF_ERROR(CheckRange(t.copies(), 0, 4, "a token's copies"));
-    s->token_space[token] = static_cast<int8_t>(t.space());
+    GAVEL_RETURN_IF_ERROR(SetToken(t.space(), t.copies(), token, s));
     if (t.face_up()) s->face_up |= static_cast<uint8_t>(1 << token);
-    s->copies[token] = static_cast<uint8_t>(t.copies());
   }
+  return absl::OkStatus();
+}
+
+absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatData* s) {
+  const bool packed = in.token_spaces_size() > 0 || in.token_copies_size() > 0 || in.face_up_tokens() != 0;
+  if (in.tokens_size() > 0) {
+    if (packed) return Invalid("seat ", seat, " lists its tokens in both forms");
+    return DecodeTokenMessages(in, seat, s);
+  }
+  if (in.token_spaces_size() != kTokens || in.token_copies_size() != kTokens)
+    return Invalid("seat ", seat, " must list the spaces and copies of its 8 tokens");
+  if (in.face_up_tokens() >> kTokens != 0) return Invalid("seat ", seat, "'s face-up tokens name unknown tokens");
+  for (int token = 0; token < kTokens; ++token)
+    GAVEL_RETURN_IF_ERROR(SetToken(in.token_spaces(token), in.token_copies(token), token, s));
+  s->face_up = static_cast<uint8_t>(in.face_up_tokens());
   return absl::OkStatus();
 }
 
@@ -39,7 +60,14 @@ void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::Morgenl
   out->set_copies(s.copies[token]);
 }
 
-void MorgenlandState::Serialize(v1::GameState* out) const {
+void MorgenlandState::Serialize(v1::GameState* out) const { Encode(TokenForm::kPacked, out); }
+
+bool MorgenlandState::SerializePreviousFormat(v1::GameState* out) const {
+  Encode(TokenForm::kMessages, out);
+  return true;
+}
+
+void MorgenlandState::Encode(TokenForm form, v1::GameState* out) const {
   PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& proto = *scratch;
   EncodePublic(data_, &proto);
@@ -56,8 +84,18 @@ void MorgenlandState::Serialize(v1::GameState* out) const {
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
     auto* seat_proto = proto.add_seats();
-    for (int token = 0; token < kTokens; ++token)
-      TokenToProto(s, seat, token, true, seat_proto->add_tokens());
+    if (form == TokenForm::kMessages) {
+      for (int token = 0; token < kTokens; ++token)
+        TokenToProto(s, seat, token, true, seat_proto->add_tokens());
+    } else {
+      seat_proto->mutable_token_spaces()->Reserve(kTokens);
+      seat_proto->mutable_token_copies()->Reserve(kTokens);
+      for (int token = 0; token < kTokens; ++token) {
+        seat_proto->add_token_spaces(s.token_space[token]);
+        seat_proto->add_token_copies(s.copies[token]);
+      }
+      seat_proto->set_face_up_tokens(s.face_up);
+    }
     ToProto(s.treasure, seat_proto->mutable_treasure());
     ToProto(s.start, seat_proto->mutable_start());
     ToProto(s.owned, seat_proto->mutable_owned());

@@ -32,6 +32,14 @@ absl::Status Mismatch(const MatchRecord& match, const std::string& where) {
                                           " differs from the stored one"));
 }
 
+// Whether `state` is the one a record hashed: in the game's current format, or in its previous
+// one for records made before it changed.
+bool HashMatches(const State& state, const std::string& recorded) {
+  if (BytesHash(state.Bytes()) == recorded) return true;
+  const std::string previous = state.PreviousFormatBytes();
+  return !previous.empty() && BytesHash(previous) == recorded;
+}
+
 absl::Status CheckEnd(const MatchRecord& match, const State& state) {
   if (!state.finished()) return Mismatch(match, "at the end (the game is not over)");
   const Outcome outcome = state.outcome();
@@ -49,7 +57,7 @@ absl::Status WalkReplay(const MatchRecord& match, const std::function<void(const
   StepEvents events;
   GAVEL_ASSIGN_OR_RETURN(std::unique_ptr<State> state,
                          game->NewGame(match.players, match.seed, match.options, &events));
-  if (BytesHash(state->Bytes()) != match.initial_hash) return Mismatch(match, "at the start");
+  if (!HashMatches(*state, match.initial_hash)) return Mismatch(match, "at the start");
   visit(ReplayStep{0, nullptr, "", events.Take(), state.get()});
   for (size_t ply = 0; ply < match.moves.size(); ++ply) {
     const MoveRecord& record = match.moves[ply];
@@ -60,7 +68,7 @@ absl::Status WalkReplay(const MatchRecord& match, const std::function<void(const
     if (absl::Status applied = state->Apply(move, &events); !applied.ok())
       return absl::DataLossError(
           absl::StrCat("match ", match.id, ": move ", ply + 1, " is refused: ", applied.message()));
-    if (BytesHash(state->Bytes()) != record.state_hash)
+    if (!HashMatches(*state, record.state_hash))
       return Mismatch(match, absl::StrCat("after move ", ply + 1));
     visit(ReplayStep{static_cast<int>(ply) + 1, &record, std::move(text), events.Take(), state.get()});
   }

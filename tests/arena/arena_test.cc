@@ -20,6 +20,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "service/arena/referee.h"
 #include "gavel/v1/arena.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -141,6 +143,46 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
     for (const MoveRecord& move : match.moves)
       if (match.bots[move.seat] == bot) ++statuses[move.status];
   return statuses;
+}
+
+// A match recorded before Morgenland's state format 2 (its tokens packed into numbers) holds
+// hashes of format-1 bytes: its replay still verifies, and one wrong hash is still found.
+TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
+  const Game* game = FindGame("morgenland");
+  ASSERT_NE(game, nullptr);
+  MatchRecord match;
+  match.id = 1;
+  match.game = "morgenland";
+  match.players = 4;
+  match.seed = 5;
+  auto state = game->NewGame(match.players, match.seed, match.options);
+  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_NE((*state)->PreviousFormatBytes(), (*state)->Bytes());
+  match.initial_hash = BytesHash((*state)->PreviousFormatBytes());
+  Rng rng(7);
+  std::vector<Move> legal;
+  while (!(*state)->finished()) {
+    (*state)->LegalMoves(legal);
+    const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+    const int seat = (*state)->to_move();
+    ASSERT_TRUE((*state)->Apply(move, nullptr).ok());
+    match.moves.push_back({seat, move.id, v1::MOVE_STATUS_OK, BytesHash((*state)->PreviousFormatBytes())});
+  }
+  match.finished = true;
+  const Outcome outcome = (*state)->outcome();
+  match.scores = outcome.scores;
+  match.ranks = outcome.ranks;
+  const auto visit = [](const ReplayStep&) {};
+  EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
+  match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
+  EXPECT_EQ(WalkReplay(match, visit).code(), absl::StatusCode::kDataLoss);
+}
+
+// Sultan has had one state format: no previous bytes to check against.
+TEST(Replay, AGameWithOneStateFormatHasNoPreviousBytes) {
+  auto state = FindGame("sultan")->NewGame(3, 1, {});
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ((*state)->PreviousFormatBytes(), "");
 }
 
 TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {

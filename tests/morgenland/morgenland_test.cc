@@ -1408,5 +1408,52 @@ TEST(MorgenlandOptions, MaxRoundsEndsTheGame) {
   EXPECT_EQ(static_cast<const MorgenlandState&>(state).data().round, 1);
 }
 
+// States and sealed tokens made before format 2 list each seat's tokens as messages: the
+// engine still reads them, into the same state, at every step of a random game.
+TEST(MorgenlandWire, ReadsFormatOneTokensIntoTheSameState) {
+  auto state = MorgenlandGame().NewGame(4, 3, {});
+  ASSERT_TRUE(state.ok()) << state.status();
+  Rng rng(2);
+  std::vector<Move> legal;
+  for (int step = 0; step < 600 && !(*state)->finished(); ++step) {
+    v1::GameState format_one;
+    ASSERT_TRUE((*state)->SerializePreviousFormat(&format_one));
+    auto decoded = MorgenlandGame().Deserialize(format_one);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ((*decoded)->Bytes(), (*state)->Bytes());
+    EXPECT_LT((*state)->Bytes().size(), format_one.ByteSizeLong());
+    (*state)->LegalMoves(legal);
+    ASSERT_TRUE((*state)->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
+  }
+}
+
+// A seat's tokens in both forms at once, or face-up bits beyond its 8 tokens, are refused.
+TEST(MorgenlandWire, RefusesTokensInBothFormsAndUnknownFaceUpTokens) {
+  auto state = MorgenlandGame().NewGame(4, 3, {});
+  ASSERT_TRUE(state.ok()) << state.status();
+  v1::GameState packed, messages;
+  (*state)->Serialize(&packed);
+  ASSERT_TRUE((*state)->SerializePreviousFormat(&messages));
+  v1::MorgenlandState base, old_form;
+  ASSERT_TRUE(packed.state().UnpackTo(&base));
+  ASSERT_TRUE(messages.state().UnpackTo(&old_form));
+  const auto refusal = [&](const v1::MorgenlandState& changed) {
+    v1::GameState proto = packed;
+    proto.mutable_state()->PackFrom(changed);
+    return MorgenlandGame().Deserialize(proto).status();
+  };
+  ASSERT_TRUE(refusal(base).ok()) << refusal(base);
+  v1::MorgenlandState both = base;
+  *both.mutable_seats(1)->mutable_tokens() = old_form.seats(1).tokens();
+  EXPECT_EQ(refusal(both).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refusal(both).message()), ::testing::HasSubstr("both forms"));
+  v1::MorgenlandState unknown = base;
+  unknown.mutable_seats(2)->set_face_up_tokens(1u << 8);
+  EXPECT_EQ(refusal(unknown).code(), absl::StatusCode::kInvalidArgument);
+  v1::MorgenlandState short_list = base;
+  short_list.mutable_seats(0)->mutable_token_copies()->RemoveLast();
+  EXPECT_EQ(refusal(short_list).code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace gavel::morgenland
