@@ -21,7 +21,6 @@
 #include "absl/strings/str_split.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
-#include "service/arena/referee.h"
 #include "gavel/v1/arena.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -29,6 +28,7 @@
 #include "gtest/gtest.h"
 #include "service/arena/engine_backend.h"
 #include "service/arena/ratings.h"
+#include "service/arena/referee.h"
 #include "service/arena/replay.h"
 #include "service/arena/store.h"
 #include "service/arena/tournament.h"
@@ -145,6 +145,7 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
   return statuses;
 }
 
+#if GAVEL_HAS_GAME_morgenland
 // A match recorded before Morgenland's state format 2 (its tokens packed into numbers) holds
 // hashes of format-1 bytes: its replay still verifies, and one wrong hash is still found.
 TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
@@ -177,13 +178,16 @@ TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
   match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
   EXPECT_EQ(WalkReplay(match, visit).code(), absl::StatusCode::kDataLoss);
 }
+#endif
 
+#if GAVEL_HAS_GAME_sultan
 // Sultan has had one state format: no previous bytes to check against.
 TEST(Replay, AGameWithOneStateFormatHasNoPreviousBytes) {
   auto state = FindGame("sultan")->NewGame(3, 1, {});
   ASSERT_TRUE(state.ok()) << state.status();
   EXPECT_EQ((*state)->PreviousFormatBytes(), "");
 }
+#endif
 
 TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
   const TempDb temp_db("standings");
