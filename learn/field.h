@@ -53,7 +53,7 @@ struct FieldOptions {
 // alone (the others held at their fit).
 // Unlike the match-by-match update, whose early matches move a rating more than late ones, it
 // does not depend on the order of the matches. `wins[i][j]`: how often i placed above j (a tie
-// counts half to each).
+// counts half to each); a square matrix, one row and one column per policy.
 std::vector<arena::Rating> FitPairwiseRatings(const std::vector<std::vector<double>>& wins);
 
 // The field's rows, best conservative rating (mu - 3 sigma) first.
