@@ -15,6 +15,29 @@ uint32_t KnownToAll(const SeatData& holder, int holder_seat, int players) {
   return known;
 }
 
+// A seat's tokens as a viewer sees them: its own all, in token order; another seat's face-up
+// ones, and its hidden ones on the board by space only. Another seat's list runs by (shown
+// value, space), the hidden ones (value 0) first, so that its order tells nothing more. The
+// values rise with the token index, so the face-up ones come in token order.
+static_assert(std::adjacent_find(kTokenValues.begin(), kTokenValues.end(), std::greater_equal<>()) ==
+              kTokenValues.end());
+void TokensToView(const SeatData& s, int seat, bool own, v1::MorgenlandSeatView* out) {
+  if (own) {
+    for (int token = 0; token < kTokens; ++token) TokenToProto(s, seat, token, true, out->add_tokens());
+    return;
+  }
+  std::array<int, kTokens> hidden;
+  int hidden_count = 0;
+  for (int token = 0; token < kTokens; ++token)
+    if (!(s.face_up >> token & 1) && s.token_space[token] != kInHand) hidden[hidden_count++] = token;
+  std::sort(hidden.begin(), hidden.begin() + hidden_count, [&s](int a, int b) {
+    return std::pair(s.token_space[a], a) < std::pair(s.token_space[b], b);
+  });
+  for (int i = 0; i < hidden_count; ++i) TokenToProto(s, seat, hidden[i], false, out->add_tokens());
+  for (int token = 0; token < kTokens; ++token)
+    if (s.face_up >> token & 1) TokenToProto(s, seat, token, true, out->add_tokens());
+}
+
 }  // namespace
 
 void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
@@ -30,10 +53,11 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
     room_view->set_set_known_by(data_.set_known[room]);
     room_view->set_order_known_by(data_.order_known[room]);
     if (viewer != kNoSeat && data_.set_known[room] >> viewer & 1) {
-      std::vector<int> known(data_.stack[room].begin(), data_.stack[room].begin() + data_.stack_size[room]);
+      std::array<int8_t, kMaxStack> known = data_.stack[room];
+      const auto known_end = known.begin() + data_.stack_size[room];
       const bool ordered = data_.order_known[room] >> viewer & 1;
-      if (!ordered) std::sort(known.begin(), known.end());
-      for (int a : known) room_view->add_known(a);
+      if (!ordered) std::sort(known.begin(), known_end);
+      for (auto artifact = known.begin(); artifact != known_end; ++artifact) room_view->add_known(*artifact);
       room_view->set_order_known(ordered);
     }
   }
@@ -46,22 +70,7 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
     const SeatData& s = data_.seats[seat];
     const bool own = seat == viewer;
     auto* seat_view = view.add_seats();
-    for (int token = 0; token < kTokens; ++token) {
-      const bool up = s.face_up >> token & 1;
-      if (own || up) {
-        TokenToProto(s, seat, token, true, seat_view->add_tokens());
-      } else if (s.token_space[token] != kInHand) {
-        TokenToProto(s, seat, token, false, seat_view->add_tokens());
-      }
-    }
-    // Others' hidden tokens are listed by space only, in space order.
-    if (!own) {
-      auto* tokens = seat_view->mutable_tokens();
-      std::stable_sort(tokens->begin(), tokens->end(), [](const auto& a, const auto& b) {
-        if (a.value() != b.value()) return a.value() < b.value();
-        return a.space() < b.space();
-      });
-    }
+    TokensToView(s, seat, own, seat_view);
     for (int kind = 0; kind < kKinds; ++kind)
       seat_view->mutable_treasure()->add_units(own ? s.treasure[kind] : s.treasure[kind] - (setup ? 0 : s.start[kind]));
     if (own) ToProto(s.start, seat_view->mutable_start());

@@ -1316,6 +1316,42 @@ TEST(MorgenlandViews, OthersFaceDownTokensAndStartingPicksAreHidden) {
   EXPECT_EQ(last.placed().token().value(), 9u);
 }
 
+// Another seat's tokens in a view run by (shown value, space), the hidden ones (value 0)
+// first, so the list's order tells nothing the tokens do not; a seat's own run in token order.
+TEST(MorgenlandViews, OthersTokensRunByShownValueThenSpace) {
+  auto state = MorgenlandGame().NewGame(5, 4, {});
+  ASSERT_TRUE(state.ok()) << state.status();
+  Rng rng(3);
+  std::vector<Move> legal;
+  int hidden_seen = 0, shown_seen = 0;
+  for (int step = 0; step < 600 && !(*state)->finished(); ++step) {
+    for (Seat viewer = 0; viewer < 5; ++viewer) {
+      v1::View view;
+      (*state)->Observe(viewer, &view);
+      v1::MorgenlandView detail;
+      ASSERT_TRUE(view.view().UnpackTo(&detail));
+      for (int seat = 0; seat < 5; ++seat) {
+        const auto& tokens = detail.seats(seat).tokens();
+        for (int i = 0; i < tokens.size(); ++i) {
+          if (seat == viewer) {
+            EXPECT_EQ(tokens[i].index(), static_cast<uint32_t>(i));
+            continue;
+          }
+          (tokens[i].value() == 0 ? hidden_seen : shown_seen)++;
+          if (i == 0) continue;
+          EXPECT_LE(std::pair(tokens[i - 1].value(), tokens[i - 1].space()),
+                    std::pair(tokens[i].value(), tokens[i].space()))
+              << "viewer " << viewer << " seat " << seat << " step " << step;
+        }
+      }
+    }
+    (*state)->LegalMoves(legal);
+    ASSERT_TRUE((*state)->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
+  }
+  EXPECT_GT(hidden_seen, 0);
+  EXPECT_GT(shown_seen, 0);
+}
+
 TEST(MorgenlandViews, ResampleKeepsWhatMirageShowedToItsCaster) {
   auto state = Start(3);
   Data& d = state->mutable_data();
