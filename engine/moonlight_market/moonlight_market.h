@@ -227,6 +227,7 @@ class MoonlightState final : public State {
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   void Serialize(v1::GameState* out) const override;
+  bool SerializePreviousFormat(v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -244,6 +245,10 @@ class MoonlightState final : public State {
   void Attach(int seat, int tile, int colour, EventSink* events);
 
  private:
+  // The state's wire formats (moonlight_market.proto): tile counts as bytes (2) or numbers (1).
+  enum class CountForm { kBytes, kNumbers };
+  void Encode(CountForm form, v1::GameState* out) const;
+
   void FillCushions(EventSink* events);
   void DrawHands(EventSink* events);
   void StartRound(EventSink* events);

@@ -1,6 +1,7 @@
 // Moonlight Market's wire forms: the full state and the move message, both ways, and the
 // public fields that states and views share.
 #include <bit>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/proto_util.h"
@@ -13,15 +14,35 @@
 namespace gavel::moonlight_market {
 namespace {
 
-absl::Status CountsFromProto(const RepeatedU32& in, const PartName& what, TileCounts* out) {
+// `in`: numbers (a view, a format-1 state) or bytes (a format-2 state), one per tile code.
+template <typename Counts>
+absl::Status CountsFromProto(const Counts& in, const PartName& what, TileCounts* out) {
   if (in.size() != kTileKinds)
     return Invalid(what, " must list ", kTileKinds, " tile counts, not ", in.size());
   for (int tile = 0; tile < kTileKinds; ++tile) {
-    if (in[tile] > static_cast<uint32_t>(InitialCount(tile)))
-      return Invalid(what, " holds ", in[tile], " tiles of code ", tile, ", more than exist");
-    (*out)[tile] = static_cast<uint8_t>(in[tile]);
+    const uint32_t count = static_cast<std::make_unsigned_t<typename Counts::value_type>>(in[tile]);
+    if (count > static_cast<uint32_t>(InitialCount(tile)))
+      return Invalid(what, " holds ", count, " tiles of code ", tile, ", more than exist");
+    (*out)[tile] = static_cast<uint8_t>(count);
   }
   return absl::OkStatus();
+}
+
+// The supply and the box: a view's numbers; a state's bytes, or numbers if made before format 2.
+absl::Status SupplyAndBoxFromProto(const v1::MoonlightView& in, Data* data) {
+  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.supply(), "the supply", &data->supply));
+  return CountsFromProto(in.box(), "the box", &data->box);
+}
+absl::Status SupplyAndBoxFromProto(const v1::MoonlightState& in, Data* data) {
+  const bool as_bytes = !in.supply_counts().empty() || !in.box_counts().empty();
+  if (!as_bytes) {
+    GAVEL_RETURN_IF_ERROR(CountsFromProto(in.supply(), "the supply", &data->supply));
+    return CountsFromProto(in.box(), "the box", &data->box);
+  }
+  if (in.supply_size() != 0 || in.box_size() != 0)
+    return Invalid("the supply and the box are listed both as numbers (format 1) and as bytes (format 2)");
+  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.supply_counts(), "the supply", &data->supply));
+  return CountsFromProto(in.box_counts(), "the box", &data->box);
 }
 
 absl::Status TileFromProto(uint32_t tile, const PartName& what, uint8_t* out) {
@@ -164,8 +185,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   data->coin_holder = static_cast<int8_t>(in.coin_holder());
   if (in.seal_supply() > kSealTokens) return Invalid("the seal supply holds more than 29 seals");
   data->seal_supply = static_cast<uint8_t>(in.seal_supply());
-  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.supply(), "the supply", &data->supply));
-  GAVEL_RETURN_IF_ERROR(CountsFromProto(in.box(), "the box", &data->box));
+  GAVEL_RETURN_IF_ERROR(SupplyAndBoxFromProto(in, data));
   if (in.cushions_size() != n) return Invalid("there must be ", n, " cushions, not ", in.cushions_size());
   for (int cushion = 0; cushion < n; ++cushion)
     GAVEL_RETURN_IF_ERROR(CushionFromProto(in.cushions(cushion), cushion, data));
@@ -178,7 +198,14 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
 template absl::Status DecodePublic(const v1::MoonlightState&, Data*);
 template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
 
-void MoonlightState::Serialize(v1::GameState* out) const {
+void MoonlightState::Serialize(v1::GameState* out) const { Encode(CountForm::kBytes, out); }
+
+bool MoonlightState::SerializePreviousFormat(v1::GameState* out) const {
+  Encode(CountForm::kNumbers, out);
+  return true;
+}
+
+void MoonlightState::Encode(CountForm form, v1::GameState* out) const {
   PooledScratch<v1::MoonlightState> scratch;
   v1::MoonlightState& proto = *scratch;
   proto.set_humans(data_.humans);
@@ -190,8 +217,13 @@ void MoonlightState::Serialize(v1::GameState* out) const {
   proto.set_turn(data_.turn);
   proto.set_coin_holder(data_.coin_holder);
   proto.set_seal_supply(data_.seal_supply);
-  CountsToProto(data_.supply, proto.mutable_supply());
-  CountsToProto(data_.box, proto.mutable_box());
+  if (form == CountForm::kBytes) {
+    proto.set_supply_counts(reinterpret_cast<const char*>(data_.supply.data()), data_.supply.size());
+    proto.set_box_counts(reinterpret_cast<const char*>(data_.box.data()), data_.box.size());
+  } else {
+    CountsToProto(data_.supply, proto.mutable_supply());
+    CountsToProto(data_.box, proto.mutable_box());
+  }
   CushionsToProto(data_, proto.mutable_cushions());
   for (int seat = 0; seat < data_.participants(); ++seat) {
     const SeatData& holder = data_.seats[seat];

@@ -145,38 +145,52 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
   return statuses;
 }
 
-#if GAVEL_HAS_GAME_morgenland
-// A match recorded before Morgenland's state format 2 (its tokens packed into numbers) holds
-// hashes of format-1 bytes: its replay still verifies, and one wrong hash is still found.
+#if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market
+// A match recorded before a game's current state format (Morgenland's tokens packed into
+// numbers, Moonlight Market's tile counts into bytes) holds hashes of the previous format's
+// bytes: its replay still verifies, and one wrong hash is still found. Every built game
+// with a previous format.
 TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
-  const Game* game = FindGame("morgenland");
-  ASSERT_NE(game, nullptr);
-  MatchRecord match;
-  match.id = 1;
-  match.game = "morgenland";
-  match.players = 4;
-  match.seed = 5;
-  auto state = game->NewGame(match.players, match.seed, match.options);
-  ASSERT_TRUE(state.ok()) << state.status();
-  ASSERT_NE((*state)->PreviousFormatBytes(), (*state)->Bytes());
-  match.initial_hash = BytesHash((*state)->PreviousFormatBytes());
-  Rng rng(7);
-  std::vector<Move> legal;
-  while (!(*state)->finished()) {
-    (*state)->LegalMoves(legal);
-    const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
-    const int seat = (*state)->to_move();
-    ASSERT_TRUE((*state)->Apply(move, nullptr).ok());
-    match.moves.push_back({seat, move.id, v1::MOVE_STATUS_OK, BytesHash((*state)->PreviousFormatBytes())});
+  int games_checked = 0;
+  for (const Game* game : AllGames()) {
+    MatchRecord match;
+    match.id = 1;
+    match.game = game->name();
+    match.players = 4;
+    match.seed = 5;
+    auto state = game->NewGame(match.players, match.seed, match.options);
+    ASSERT_TRUE(state.ok()) << state.status();
+    if ((*state)->PreviousFormatBytes().empty()) continue;
+    SCOPED_TRACE(game->name());
+    ++games_checked;
+    ASSERT_NE((*state)->PreviousFormatBytes(), (*state)->Bytes());
+    match.initial_hash = BytesHash((*state)->PreviousFormatBytes());
+    Rng rng(7);
+    std::vector<Move> legal;
+    while (!(*state)->finished()) {
+      (*state)->LegalMoves(legal);
+      const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+      const int seat = (*state)->to_move();
+      ASSERT_TRUE((*state)->Apply(move, nullptr).ok());
+      match.moves.push_back({seat, move.id, v1::MOVE_STATUS_OK, BytesHash((*state)->PreviousFormatBytes())});
+    }
+    match.finished = true;
+    const Outcome outcome = (*state)->outcome();
+    match.scores = outcome.scores;
+    match.ranks = outcome.ranks;
+    const auto visit = [](const ReplayStep&) {};
+    EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
+    match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
+    EXPECT_EQ(WalkReplay(match, visit).code(), absl::StatusCode::kDataLoss);
   }
-  match.finished = true;
-  const Outcome outcome = (*state)->outcome();
-  match.scores = outcome.scores;
-  match.ranks = outcome.ranks;
-  const auto visit = [](const ReplayStep&) {};
-  EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
-  match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
-  EXPECT_EQ(WalkReplay(match, visit).code(), absl::StatusCode::kDataLoss);
+  int games_with_a_previous_format = 0;
+#if GAVEL_HAS_GAME_morgenland
+  ++games_with_a_previous_format;
+#endif
+#if GAVEL_HAS_GAME_moonlight_market
+  ++games_with_a_previous_format;
+#endif
+  EXPECT_EQ(games_checked, games_with_a_previous_format);
 }
 #endif
 

@@ -747,5 +747,47 @@ TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
               ::testing::HasSubstr("cushion 0's card is card 99, which does not exist"));
 }
 
+// States and sealed tokens made before format 2 list the supply and the box as numbers: the
+// engine still reads them, into the same state, at every step of a random game.
+TEST(MoonlightWire, ReadsFormatOneCountsIntoTheSameState) {
+  auto state = NewMoonlight(4, 5);
+  Rng rng(2);
+  std::vector<Move> legal;
+  int steps = 0;
+  for (; !state->finished(); ++steps) {
+    v1::GameState format_one;
+    ASSERT_TRUE(state->SerializePreviousFormat(&format_one));
+    auto decoded = MoonlightMarketGame().Deserialize(format_one);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
+    v1::MoonlightState old_form;
+    ASSERT_TRUE(format_one.state().UnpackTo(&old_form));
+    EXPECT_EQ(old_form.supply_size(), kTileKinds);
+    EXPECT_TRUE(old_form.supply_counts().empty());
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
+  }
+  EXPECT_GT(steps, 50);
+}
+
+// Counts in both forms at once, bytes of the wrong length or beyond a tile's copies: refused.
+TEST(MoonlightWire, RefusesCountsInBothFormsOrOutOfRange) {
+  auto state = NewMoonlight(3);
+  const auto refusal = [&](std::function<void(v1::MoonlightState&)> change) {
+    return std::string(testing::DecodeChanged<v1::MoonlightState>(*state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::MoonlightState&) {}), "");
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) {
+                for (int tile = 0; tile < kTileKinds; ++tile) proto.add_box(0);
+              }),
+              ::testing::HasSubstr("listed both as numbers (format 1) and as bytes (format 2)"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_supply_counts()->pop_back(); }),
+              ::testing::HasSubstr("the supply must list 78 tile counts, not 77"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_box_counts())[kHammer] = '\xc8'; }),
+              ::testing::HasSubstr("the box holds 200 tiles of code 77, more than exist"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.clear_supply_counts(); }),
+              ::testing::HasSubstr("the supply must list 78 tile counts, not 0"));
+}
+
 }  // namespace
 }  // namespace gavel::moonlight_market
