@@ -19,9 +19,9 @@ uint32_t KnownToAll(const SeatData& holder, int holder_seat, int players) {
 // ones, and its hidden ones on the board by space only. Another seat's list runs by (shown
 // value, space), the hidden ones (value 0) first, so that its order tells nothing more. The
 // values rise with the token index, so the face-up ones come in token order.
-static_assert(std::adjacent_find(kTokenValues.begin(), kTokenValues.end(), std::greater_equal<>()) ==
-              kTokenValues.end());
 void TokensToView(const SeatData& s, int seat, bool own, v1::MorgenlandSeatView* out) {
+  static_assert(std::adjacent_find(kTokenValues.begin(), kTokenValues.end(), std::greater_equal<>()) ==
+                kTokenValues.end());
   if (own) {
     for (int token = 0; token < kTokens; ++token) TokenToProto(s, seat, token, true, out->add_tokens());
     return;
