@@ -26,7 +26,8 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {
   GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), view, "the carat view"));
-  GAVEL_RETURN_IF_ERROR(DecodePublic(*view, /*is_view=*/true, data));
+  GAVEL_RETURN_IF_ERROR(DecodePublic(*view, data));
+  GAVEL_RETURN_IF_ERROR(BoardFromProto(view->board(), /*is_view=*/true, data));
   const Seat viewer = view->seat();
   if (viewer < 0 || viewer >= data->players)
     return Invalid("the viewer ", viewer, " is not a seat");

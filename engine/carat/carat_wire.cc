@@ -4,6 +4,91 @@
 #include "engine/core/proto_util.h"
 
 namespace gavel::carat {
+namespace {
+
+std::string SpaceName(int space) { return absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")"); }
+
+// Lays `tile` (-1: none) on `space` at `rotation`, both forms' checks.
+absl::Status SetSpace(int space, int tile, uint32_t rotation, Data* data) {
+  if (tile < 0) {
+    if (rotation != 0) return Invalid(SpaceName(space), " is empty but has a rotation");
+    return absl::OkStatus();
+  }
+  if (rotation >= kRotations) return Invalid(SpaceName(space), " has rotation ", rotation, "; it must be 0 to 3");
+  data->tile[space] = static_cast<int8_t>(tile);
+  data->rotation[space] = static_cast<uint8_t>(rotation);
+  data->occupied |= uint64_t{1} << space;
+  return absl::OkStatus();
+}
+
+// Format 2's board: a byte per space for the tile (0 empty, else 1 + its id) and one for the
+// rotation.
+absl::Status BoardFromBytes(const std::string& tiles, const std::string& rotations, Data* data) {
+  if (tiles.size() != kSpaces || rotations.size() != kSpaces)
+    return Invalid("the board lists ", tiles.size(), " tiles and ", rotations.size(), " rotations instead of ",
+                   kSpaces, " each");
+  data->tile.fill(-1);
+  for (int space = 0; space < kSpaces; ++space) {
+    const int tile = static_cast<uint8_t>(tiles[space]) - 1;
+    if (tile >= kTiles) return Invalid(SpaceName(space), " holds a tile that does not exist");
+    GAVEL_RETURN_IF_ERROR(SetSpace(space, tile, static_cast<uint8_t>(rotations[space]), data));
+  }
+  return absl::OkStatus();
+}
+
+// Format 2's hand or supply: a byte per tile id.
+absl::Status TilesFromBytes(const std::string& in, int limit, const PartName& what, uint64_t* out) {
+  if (in.size() > static_cast<size_t>(limit)) return Invalid(what, " lists ", in.size(), " tiles, more than ", limit);
+  for (const char byte : in) {
+    const int tile = static_cast<uint8_t>(byte);
+    if (tile >= kTiles) return Invalid(what, " holds tile id ", tile, ", which does not exist");
+    if ((*out >> tile) & 1) return Invalid(what, " lists tile ", TileName(tile), " twice");
+    *out |= uint64_t{1} << tile;
+  }
+  return absl::OkStatus();
+}
+
+void TilesToBytes(uint64_t tiles, std::string* out) {
+  out->clear();
+  for (; tiles != 0; tiles &= tiles - 1) out->push_back(static_cast<char>(std::countr_zero(tiles)));
+}
+
+// A hand or the supply of a state in either format; both at once is refused.
+absl::Status StateTilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& messages,
+                                 const std::string& bytes, int limit, const PartName& what, uint64_t* out) {
+  if (!bytes.empty() && !messages.empty())
+    return Invalid(what, " is listed both as messages (format 1) and as bytes (format 2)");
+  return bytes.empty() ? TilesFromProto(messages, limit, what, out) : TilesFromBytes(bytes, limit, what, out);
+}
+
+// A state's board in either format; both at once is refused.
+absl::Status StateBoardFromProto(const v1::CaratState& in, Data* data) {
+  if (in.board_tiles().empty() && in.board_rotations().empty())
+    return BoardFromProto(in.board(), /*is_view=*/false, data);
+  if (!in.board().empty())
+    return Invalid("the board is listed both as space messages (format 1) and as bytes (format 2)");
+  return BoardFromBytes(in.board_tiles(), in.board_rotations(), data);
+}
+
+}  // namespace
+
+absl::Status BoardFromProto(const google::protobuf::RepeatedPtrField<v1::CaratSpace>& in, bool is_view,
+                            Data* data) {
+  if (in.size() != kSpaces) return Invalid("the board lists ", in.size(), " spaces instead of ", kSpaces);
+  data->tile.fill(-1);
+  for (int space = 0; space < kSpaces; ++space) {
+    const v1::CaratSpace& shown = in[space];
+    if (!is_view && shown.corners_size() != 0)
+      return Invalid(SpaceName(space), " lists corner colours, which only views carry");
+    int tile = -1;
+    if (shown.has_tile()) {
+      tile = TileFromProto(shown.tile());
+      if (tile < 0) return Invalid(SpaceName(space), " holds a tile that does not exist");
+    }
+    GAVEL_RETURN_IF_ERROR(SetSpace(space, tile, shown.rotation(), data));
+  }
+  return absl::OkStatus();
+}
 
 // Reads a list of distinct tiles (a hand or the supply) into a bit set.
 absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& in, int limit,
@@ -47,17 +132,39 @@ void BoardToProto(const Data& data, bool with_corners,
   }
 }
 
-void CaratState::Serialize(v1::GameState* out) const {
+void CaratState::Serialize(v1::GameState* out) const { Encode(TileForm::kBytes, out); }
+
+bool CaratState::SerializePreviousFormat(v1::GameState* out) const {
+  Encode(TileForm::kMessages, out);
+  return true;
+}
+
+void CaratState::Encode(TileForm form, v1::GameState* out) const {
   PooledScratch<v1::CaratState> scratch;
   v1::CaratState& proto = *scratch;
   PublicToProto(data_, &proto);
-  BoardToProto(data_, /*with_corners=*/false, proto.mutable_board());
+  const bool bytes = form == TileForm::kBytes;
+  if (bytes) {
+    std::string& tiles = *proto.mutable_board_tiles();
+    std::string& rotations = *proto.mutable_board_rotations();
+    tiles.assign(kSpaces, '\0');
+    rotations.assign(kSpaces, '\0');
+    for (int space = 0; space < kSpaces; ++space) {
+      if (data_.tile[space] < 0) continue;
+      tiles[space] = static_cast<char>(data_.tile[space] + 1);
+      rotations[space] = static_cast<char>(data_.rotation[space]);
+    }
+  } else {
+    BoardToProto(data_, /*with_corners=*/false, proto.mutable_board());
+  }
   for (Seat seat = 0; seat < data_.players; ++seat) {
     auto* shown = proto.add_seats();
-    TilesToProto(data_.hands[seat], shown->mutable_hand());
+    if (bytes) TilesToBytes(data_.hands[seat], shown->mutable_hand_tiles());
+    else TilesToProto(data_.hands[seat], shown->mutable_hand());
     shown->set_score(data_.scores[seat]);
   }
-  TilesToProto(data_.supply, proto.mutable_supply());
+  if (bytes) TilesToBytes(data_.supply, proto.mutable_supply_tiles());
+  else TilesToProto(data_.supply, proto.mutable_supply());
   proto.set_rng(data_.rng);
   out->set_game("carat");
   PackAny(proto, out->mutable_state());
@@ -69,11 +176,14 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::DecodeState(
   const v1::CaratState& in = *scratch;
   GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the carat state"));
   Data data;
-  GAVEL_RETURN_IF_ERROR(DecodePublic(in, /*is_view=*/false, &data));
+  GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
+  GAVEL_RETURN_IF_ERROR(StateBoardFromProto(in, &data));
   for (Seat seat = 0; seat < data.players; ++seat) {
-    GAVEL_RETURN_IF_ERROR(TilesFromProto(in.seats(seat).hand(), kMaxHand, PartName(seat, "hand"), &data.hands[seat]));
+    const v1::CaratSeatState& shown = in.seats(seat);
+    GAVEL_RETURN_IF_ERROR(StateTilesFromProto(shown.hand(), shown.hand_tiles(), kMaxHand, PartName(seat, "hand"),
+                                              &data.hands[seat]));
   }
-  GAVEL_RETURN_IF_ERROR(TilesFromProto(in.supply(), kTiles, "the supply", &data.supply));
+  GAVEL_RETURN_IF_ERROR(StateTilesFromProto(in.supply(), in.supply_tiles(), kTiles, "the supply", &data.supply));
   data.rng = in.rng();
   GAVEL_RETURN_IF_ERROR(Validate(data));
   return std::unique_ptr<State>(std::make_unique<CaratState>(data));

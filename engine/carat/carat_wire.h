@@ -57,10 +57,14 @@ void TilesToProto(uint64_t tiles, google::protobuf::RepeatedPtrField<v1::CaratTi
 absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data);
 void BoardToProto(const Data& data, bool with_corners,
                   google::protobuf::RepeatedPtrField<v1::CaratSpace>* out);
+// A board as space messages (a view, with corner colours; a format-1 state, without).
+absl::Status BoardFromProto(const google::protobuf::RepeatedPtrField<v1::CaratSpace>& in, bool is_view,
+                            Data* data);
 
-// The fields a state and a view share: set-up, board, chips and seat count.
+// The fields a state and a view share: set-up, chips and seat count (the board is read
+// apart: a state may carry it in either format).
 template <typename Proto>
-absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
+absl::Status DecodePublic(const Proto& in, Data* data) {
   if (in.players() < 2 || in.players() > kMaxPlayers)
     return Invalid("players must be 2 to 4, not ", in.players());
   data->players = static_cast<uint8_t>(in.players());
@@ -70,28 +74,6 @@ absl::Status DecodePublic(const Proto& in, bool is_view, Data* data) {
   if (in.starting_hand_size() != 1 && in.starting_hand_size() != kMaxHand)
     return Invalid("the starting hand size must be 1 or 3, not ", in.starting_hand_size());
   data->hand_size = static_cast<uint8_t>(in.starting_hand_size());
-  if (in.board_size() != kSpaces)
-    return Invalid("the board lists ", in.board_size(), " spaces instead of ", kSpaces);
-  data->tile.fill(-1);
-  for (int space = 0; space < kSpaces; ++space) {
-    const v1::CaratSpace& shown = in.board(space);
-    auto where = [space] {
-      return absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")");
-    };
-    if (!is_view && shown.corners_size() != 0)
-      return Invalid(where(), " lists corner colours, which only views carry");
-    if (!shown.has_tile()) {
-      if (shown.rotation() != 0) return Invalid(where(), " is empty but has a rotation");
-      continue;
-    }
-    const int tile = TileFromProto(shown.tile());
-    if (tile < 0) return Invalid(where(), " holds a tile that does not exist");
-    if (shown.rotation() >= kRotations)
-      return Invalid(where(), " has rotation ", shown.rotation(), "; it must be 0 to 3");
-    data->tile[space] = static_cast<int8_t>(tile);
-    data->rotation[space] = static_cast<uint8_t>(shown.rotation());
-    data->occupied |= uint64_t{1} << space;
-  }
   if (in.chips_size() != kChips || in.chip_scored_size() != kChips)
     return Invalid("there must be ", kChips, " chip values and scored flags, not ", in.chips_size(),
                    " and ", in.chip_scored_size());

@@ -145,9 +145,9 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
   return statuses;
 }
 
-#if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market
+#if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market || GAVEL_HAS_GAME_carat
 // A match recorded before a game's current state format (Morgenland's tokens packed into
-// numbers, Moonlight Market's tile counts into bytes) holds hashes of the previous format's
+// numbers, Moonlight Market's tile counts and Carat's board and tiles into bytes) holds hashes of the previous format's
 // bytes: its replay still verifies, and one wrong hash is still found. Every built game
 // with a previous format.
 TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
@@ -188,6 +188,9 @@ TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
   ++games_with_a_previous_format;
 #endif
 #if GAVEL_HAS_GAME_moonlight_market
+  ++games_with_a_previous_format;
+#endif
+#if GAVEL_HAS_GAME_carat
   ++games_with_a_previous_format;
 #endif
   EXPECT_EQ(games_checked, games_with_a_previous_format);

@@ -509,10 +509,11 @@ TEST(CaratValidation, RejectsBrokenStatesWithAClearMessage) {
   EXPECT_THAT(message(border), HasSubstr("inner space"));
 }
 
+// In format 1 (space and tile messages), which the engine still reads.
 TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
   auto state = NewCarat(2);
   auto refused = [&](const std::function<void(v1::CaratState&)>& change) {
-    const absl::Status status = testing::DecodeChanged(*state, change);
+    const absl::Status status = testing::DecodeChanged(*state, change, /*previous_format=*/true);
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
     return std::string(status.message());
   };
@@ -529,7 +530,8 @@ TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
 }
 
 // Structured damage to mid-game states: every accepted state plays to the end, with a
-// legal move for every mover and every invariant kept.
+// legal move for every mover and every invariant kept. (Damaged in format 1, whose messages
+// make the damage easy to write; both formats decode into the same checks.)
 TEST(CaratValidation, DamagedStatesAreRefusedOrPlayable) {
   int accepted = 0, refused = 0;
   for (uint64_t seed = 1; seed <= 60; ++seed) {
@@ -542,7 +544,7 @@ TEST(CaratValidation, DamagedStatesAreRefusedOrPlayable) {
       ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
     }
     v1::GameState wire;
-    state->Serialize(&wire);
+    ASSERT_TRUE(state->SerializePreviousFormat(&wire));
     v1::CaratState proto;
     ASSERT_TRUE(wire.state().UnpackTo(&proto));
     const int space = static_cast<int>(rng.Below(kSpaces));
@@ -690,6 +692,82 @@ TEST(CaratWire, SerializedStatesStaySmall) {
     largest = std::max(largest, state->Bytes().size());
     EXPECT_LT(largest, 1024u) << players;
   }
+}
+
+// States and sealed tokens made before format 2 carry the board, hands and supply as
+// messages: the engine still reads them, into the same state, at every step of random games.
+TEST(CaratWire, ReadsFormatOneIntoTheSameState) {
+  for (int players = 2; players <= 4; ++players) {
+    auto state = NewCarat(players, {{"hand_size", "3"}}, 23);
+    Rng rng(static_cast<uint64_t>(players));
+    std::vector<Move> legal;
+    for (bool more = true; more;) {
+      v1::GameState format_one;
+      ASSERT_TRUE(state->SerializePreviousFormat(&format_one));
+      auto decoded = CaratGame().Deserialize(format_one);
+      ASSERT_TRUE(decoded.ok()) << decoded.status();
+      EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
+      EXPECT_LT(state->Bytes().size(), format_one.ByteSizeLong());
+      v1::CaratState old_form;
+      ASSERT_TRUE(format_one.state().UnpackTo(&old_form));
+      EXPECT_EQ(old_form.board_size(), kSpaces);
+      EXPECT_TRUE(old_form.board_tiles().empty());
+      more = !state->finished();
+      if (!more) break;
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
+    }
+  }
+}
+
+// Format 2's lists: both forms at once, wrong lengths, unknown or repeated tile ids, a
+// rotation out of range or on an empty space are refused.
+TEST(CaratWire, RefusesMixedFormsAndBadBytes) {
+  auto state = NewCarat(3, {{"hand_size", "3"}}, 5);
+  std::vector<Move> legal;
+  for (int i = 0; i < 4; ++i) {
+    state->LegalMoves(legal);
+    ASSERT_TRUE(state->Apply(legal.front()).ok());
+  }
+  const auto refusal = [&](const std::function<void(v1::CaratState&)>& change) {
+    return std::string(testing::DecodeChanged<v1::CaratState>(*state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::CaratState&) {}), "");
+  int empty = -1, laid = -1;
+  {
+    v1::GameState wire;
+    state->Serialize(&wire);
+    v1::CaratState proto;
+    ASSERT_TRUE(wire.state().UnpackTo(&proto));
+    for (int space = 0; space < kSpaces; ++space) (proto.board_tiles()[space] == 0 ? empty : laid) = space;
+    ASSERT_GE(empty, 0);
+    ASSERT_GE(laid, 0);
+  }
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { proto.add_board(); }),
+              HasSubstr("the board is listed both as space messages (format 1) and as bytes (format 2)"));
+  const auto tile_a1 = [](v1::CaratTile* tile) {
+    tile->set_type(v1::CARAT_TILE_TYPE_A);
+    tile->set_value(1);
+  };
+  EXPECT_THAT(refusal([&](v1::CaratState& proto) { tile_a1(proto.mutable_seats(1)->add_hand()); }),
+              HasSubstr("seat 1's hand is listed both as messages (format 1) and as bytes (format 2)"));
+  EXPECT_THAT(refusal([&](v1::CaratState& proto) { tile_a1(proto.add_supply()); }),
+              HasSubstr("the supply is listed both"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { proto.mutable_board_rotations()->pop_back(); }),
+              HasSubstr("the board lists 36 tiles and 35 rotations instead of 36 each"));
+  EXPECT_THAT(refusal([&](v1::CaratState& proto) { (*proto.mutable_board_tiles())[laid] = 37; }),
+              HasSubstr("holds a tile that does not exist"));
+  EXPECT_THAT(refusal([&](v1::CaratState& proto) { (*proto.mutable_board_rotations())[laid] = 4; }),
+              HasSubstr("has rotation 4; it must be 0 to 3"));
+  EXPECT_THAT(refusal([&](v1::CaratState& proto) { (*proto.mutable_board_rotations())[empty] = 1; }),
+              HasSubstr("is empty but has a rotation"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { proto.mutable_supply_tiles()->push_back(36); }),
+              HasSubstr("the supply holds tile id 36, which does not exist"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) {
+                std::string& supply = *proto.mutable_supply_tiles();
+                supply.push_back(supply[0]);
+              }),
+              HasSubstr("the supply lists tile"));
 }
 
 TEST(CaratEvents, DrawnTilesGoOnlyToTheirOwner) {
