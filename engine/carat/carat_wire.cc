@@ -134,7 +134,8 @@ void BoardToProto(const Data& data, bool with_corners,
 
 void CaratState::Serialize(v1::GameState* out) const { Encode(TileForm::kBytes, out); }
 
-bool CaratState::SerializePreviousFormat(v1::GameState* out) const {
+bool CaratState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
+  if (versions_back != 1) return false;
   Encode(TileForm::kMessages, out);
   return true;
 }

@@ -106,9 +106,9 @@ std::string State::Bytes(google::protobuf::Arena* arena) const {
   return bytes;
 }
 
-std::string State::PreviousFormatBytes() const {
+std::string State::EarlierFormatBytes(int versions_back) const {
   v1::GameState proto;
-  return SerializePreviousFormat(&proto) ? DeterministicBytes(proto) : std::string();
+  return SerializeEarlierFormat(versions_back, &proto) ? DeterministicBytes(proto) : std::string();
 }
 
 uint64_t State::Hash() const { return Fnv1a64(Bytes()); }

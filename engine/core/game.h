@@ -153,11 +153,13 @@ class State {
   std::string Bytes(google::protobuf::Arena* arena = nullptr) const;
   // FNV-1a 64 of Bytes(): what replays record after every move.
   uint64_t Hash() const;
-  // The full state in the game's previous format version (false where the game has had one
-  // only), and its canonical bytes (empty then): records made before the current format
-  // keep their hashes of those bytes.
-  virtual bool SerializePreviousFormat(v1::GameState*) const { return false; }
-  std::string PreviousFormatBytes() const;
+  // The full state in the format version its game wrote `versions_back` versions before the
+  // current one (1: the previous), false where the game has no such version; and the
+  // canonical bytes of `versions_back`'s format (empty then). Records made before the
+  // current format keep their hashes of those bytes.
+  virtual bool SerializeEarlierFormat(int /*versions_back*/, v1::GameState*) const { return false; }
+  bool SerializePreviousFormat(v1::GameState* out) const { return SerializeEarlierFormat(1, out); }
+  std::string EarlierFormatBytes(int versions_back) const;
 
  protected:
   // The game's view message for `seat` (e.g. gavel.v1.SultanView), packed into `out`.

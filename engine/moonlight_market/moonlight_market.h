@@ -227,7 +227,7 @@ class MoonlightState final : public State {
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   void Serialize(v1::GameState* out) const override;
-  bool SerializePreviousFormat(v1::GameState* out) const override;
+  bool SerializeEarlierFormat(int versions_back, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }

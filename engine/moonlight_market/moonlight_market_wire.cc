@@ -200,7 +200,8 @@ template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
 
 void MoonlightState::Serialize(v1::GameState* out) const { Encode(CountForm::kBytes, out); }
 
-bool MoonlightState::SerializePreviousFormat(v1::GameState* out) const {
+bool MoonlightState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
+  if (versions_back != 1) return false;
   Encode(CountForm::kNumbers, out);
   return true;
 }

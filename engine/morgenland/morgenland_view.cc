@@ -44,6 +44,7 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
   PooledScratch<v1::MorgenlandView> scratch;  // reused repeated fields: no allocation per seat or item
   v1::MorgenlandView& view = *scratch;
   EncodePublic(data_, &view);
+  TreasuryUnitsToProto(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
   for (int room = 0; room < data_.players; ++room) {

@@ -46,6 +46,41 @@ absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatD
 
 }  // namespace
 
+absl::Status TreasuryUnitsFromProto(const v1::MorgenlandState& in, Data* data) {
+  const std::string& units = in.treasury_units();
+  if (units.empty()) {
+    GAVEL_RETURN_IF_ERROR(TreasuryMessagesFromProto(in, data));
+    return FromProto(in.box(), kArtifactsPerType, "the box", &data->box);
+  }
+  if (in.shelves_size() != 0 || in.has_bank() || in.has_box())
+    return Invalid("the shelves, bank and box are listed both as messages and as bytes (format 3)");
+  constexpr size_t kSize = kKinds * kMaxShelves + kKinds + kArtifactTypes;
+  if (units.size() != kSize) return Invalid("the treasury units must be ", kSize, " bytes, not ", units.size());
+  size_t at = 0;
+  for (auto& shelves : data->shelves) GAVEL_RETURN_IF_ERROR(FromBytes(units, &at, kUnitsPerKind, "a cave's shelves", &shelves));
+  GAVEL_RETURN_IF_ERROR(FromBytes(units, &at, kUnitsPerKind, "the bank", &data->bank));
+  return FromBytes(units, &at, kArtifactsPerType, "the box", &data->box);
+}
+
+absl::Status SeatUnitsFromProto(const v1::MorgenlandSeatState& in, SeatData* s) {
+  const std::string& units = in.units();
+  if (units.empty()) {
+    GAVEL_RETURN_IF_ERROR(FromProto(in.treasure(), kUnitsPerKind, "a seat's treasure", &s->treasure));
+    GAVEL_RETURN_IF_ERROR(FromProto(in.start(), 3, "a seat's starting picks", &s->start));
+    return ArtifactUnitsFromProto(in, s);
+  }
+  if (in.has_treasure() || in.has_start() || in.has_owned() || in.has_invoked() || in.has_carpets())
+    return Invalid("a seat's units are listed both as messages and as bytes (format 3)");
+  constexpr size_t kSize = 2 * kKinds + 2 * kArtifactTypes + kSpaces;
+  if (units.size() != kSize) return Invalid("a seat's units must be ", kSize, " bytes, not ", units.size());
+  size_t at = 0;
+  GAVEL_RETURN_IF_ERROR(FromBytes(units, &at, kUnitsPerKind, "a seat's treasure", &s->treasure));
+  GAVEL_RETURN_IF_ERROR(FromBytes(units, &at, 3, "a seat's starting picks", &s->start));
+  GAVEL_RETURN_IF_ERROR(FromBytes(units, &at, kArtifactsPerType, "owned artifacts", &s->owned));
+  GAVEL_RETURN_IF_ERROR(FromBytes(units, &at, 2, "invoked artifacts", &s->invoked));
+  return FromBytes(units, &at, 4, "carpets", &s->carpets);
+}
+
 absl::Status CheckRange(int64_t value, int64_t low, int64_t high, absl::string_view what) {
   if (value < low || value > high) return Invalid(what, " is ", value, ", outside ", low, "..", high);
   return absl::OkStatus();
@@ -60,17 +95,28 @@ void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::Morgenl
   out->set_copies(s.copies[token]);
 }
 
-void MorgenlandState::Serialize(v1::GameState* out) const { Encode(TokenForm::kPacked, out); }
+void MorgenlandState::Serialize(v1::GameState* out) const { Encode(kFormat, out); }
 
-bool MorgenlandState::SerializePreviousFormat(v1::GameState* out) const {
-  Encode(TokenForm::kMessages, out);
+bool MorgenlandState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
+  if (versions_back < 1 || versions_back >= kFormat) return false;
+  Encode(kFormat - versions_back, out);
   return true;
 }
 
-void MorgenlandState::Encode(TokenForm form, v1::GameState* out) const {
+void MorgenlandState::Encode(int format, v1::GameState* out) const {
   PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& proto = *scratch;
   EncodePublic(data_, &proto);
+  const bool unit_bytes = format >= 3;
+  if (unit_bytes) {
+    std::string& units = *proto.mutable_treasury_units();
+    for (const auto& shelves : data_.shelves) ToBytes(shelves, &units);
+    ToBytes(data_.bank, &units);
+    ToBytes(data_.box, &units);
+  } else {
+    TreasuryUnitsToProto(data_, &proto);
+    ToProto(data_.box, proto.mutable_box());
+  }
   for (int room = 0; room < data_.players; ++room) {
     auto* room_proto = proto.add_rooms();
     for (int i = 0; i < data_.stack_size[room]; ++i) room_proto->add_stack(data_.stack[room][i]);
@@ -78,13 +124,12 @@ void MorgenlandState::Encode(TokenForm form, v1::GameState* out) const {
     proto.add_set_known(data_.set_known[room]);
     proto.add_order_known(data_.order_known[room]);
   }
-  ToProto(data_.box, proto.mutable_box());
   proto.set_spell_deck(data_.spell_deck);
   for (int8_t spell : data_.tent) proto.add_tent(spell);
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
     auto* seat_proto = proto.add_seats();
-    if (form == TokenForm::kMessages) {
+    if (format == 1) {
       for (int token = 0; token < kTokens; ++token)
         TokenToProto(s, seat, token, true, seat_proto->add_tokens());
     } else {
@@ -96,11 +141,20 @@ void MorgenlandState::Encode(TokenForm form, v1::GameState* out) const {
       }
       seat_proto->set_face_up_tokens(s.face_up);
     }
-    ToProto(s.treasure, seat_proto->mutable_treasure());
-    ToProto(s.start, seat_proto->mutable_start());
-    ToProto(s.owned, seat_proto->mutable_owned());
-    ToProto(s.invoked, seat_proto->mutable_invoked());
-    ToProto(s.carpets, seat_proto->mutable_carpets());
+    if (unit_bytes) {
+      std::string& units = *seat_proto->mutable_units();
+      ToBytes(s.treasure, &units);
+      ToBytes(s.start, &units);
+      ToBytes(s.owned, &units);
+      ToBytes(s.invoked, &units);
+      ToBytes(s.carpets, &units);
+    } else {
+      ToProto(s.treasure, seat_proto->mutable_treasure());
+      ToProto(s.start, seat_proto->mutable_start());
+      ToProto(s.owned, seat_proto->mutable_owned());
+      ToProto(s.invoked, seat_proto->mutable_invoked());
+      ToProto(s.carpets, seat_proto->mutable_carpets());
+    }
     seat_proto->set_parasite_uses(s.parasite_uses);
     seat_proto->set_scroll_spaces(s.scroll_spaces);
     seat_proto->set_smuggler_spaces(s.smuggler_spaces);
@@ -122,7 +176,6 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::DecodeState(const goo
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
   const int n = data.players;
   GAVEL_RETURN_IF_ERROR(DecodeRooms(in, &data));
-  GAVEL_RETURN_IF_ERROR(FromProto(in.box(), kArtifactsPerType, "the box", &data.box));
   if (in.spell_deck() > kAllSpells) return Invalid("the spell deck names unknown spells");
   data.spell_deck = in.spell_deck();
   GAVEL_RETURN_IF_ERROR(DecodeTent(in.tent(), &data, false));
@@ -130,8 +183,6 @@ absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::DecodeState(const goo
     const auto& seat_in = in.seats(seat);
     SeatData& s = data.seats[seat];
     GAVEL_RETURN_IF_ERROR(DecodeSeatTokens(seat_in, seat, &s));
-    GAVEL_RETURN_IF_ERROR(FromProto(seat_in.treasure(), kUnitsPerKind, "a seat's treasure", &s.treasure));
-    GAVEL_RETURN_IF_ERROR(FromProto(seat_in.start(), 3, "a seat's starting picks", &s.start));
     GAVEL_RETURN_IF_ERROR(DecodeSeatPublic(seat_in, &s));
     if (seat_in.spells() > kAllSpells) return Invalid("seat ", seat, " holds unknown spells");
     s.spells = seat_in.spells();

@@ -42,6 +42,44 @@ absl::Status FromProto(const v1::MorgenlandUnits& in, int max, absl::string_view
   return absl::OkStatus();
 }
 
+// Format 3's unit lists: `N` bytes of `in` from `*at` into `out`, each at most `max`.
+template <size_t N>
+absl::Status FromBytes(absl::string_view in, size_t* at, int max, absl::string_view what,
+                       std::array<uint8_t, N>* out) {
+  for (size_t i = 0; i < N; ++i) {
+    const int value = static_cast<uint8_t>(in[*at + i]);
+    if (value > max) return Invalid(what, " entry ", i, " is ", value, ", outside 0..", max);
+    (*out)[i] = static_cast<uint8_t>(value);
+  }
+  *at += N;
+  return absl::OkStatus();
+}
+
+template <size_t N>
+void ToBytes(const std::array<uint8_t, N>& values, std::string* out) {
+  out->append(reinterpret_cast<const char*>(values.data()), N);
+}
+
+// The caves' shelves and the bank as messages (a view, a state before format 3).
+template <typename Proto>
+absl::Status TreasuryMessagesFromProto(const Proto& in, Data* data) {
+  if (in.shelves_size() != kKinds) return Invalid("there must be 5 caves");
+  for (int kind = 0; kind < kKinds; ++kind)
+    GAVEL_RETURN_IF_ERROR(FromProto(in.shelves(kind), kUnitsPerKind, "a cave's shelves", &data->shelves[kind]));
+  return FromProto(in.bank(), kUnitsPerKind, "the bank", &data->bank);
+}
+inline absl::Status TreasuryUnitsFromProto(const v1::MorgenlandView& in, Data* data) {
+  return TreasuryMessagesFromProto(in, data);
+}
+// A state's shelves, bank and box, in either form.
+absl::Status TreasuryUnitsFromProto(const v1::MorgenlandState& in, Data* data);
+
+template <typename Proto>
+void TreasuryUnitsToProto(const Data& data, Proto* out) {
+  for (const auto& shelves : data.shelves) ToProto(shelves, out->add_shelves());
+  ToProto(data.bank, out->mutable_bank());
+}
+
 absl::Status CheckRange(int64_t value, int64_t low, int64_t high, absl::string_view what);
 
 // The round: players, variants, phase, whose turn, the tally, the treasure deck.
@@ -87,10 +125,7 @@ absl::Status DecodeRound(const Proto& in, Data* data) {
 // The caves, the bank and a payment under way.
 template <typename Proto>
 absl::Status DecodeTreasury(const Proto& in, Data* data) {
-  if (in.shelves_size() != kKinds) return Invalid("there must be 5 caves");
-  for (int kind = 0; kind < kKinds; ++kind)
-    GAVEL_RETURN_IF_ERROR(FromProto(in.shelves(kind), kUnitsPerKind, "a cave's shelves", &data->shelves[kind]));
-  GAVEL_RETURN_IF_ERROR(FromProto(in.bank(), kUnitsPerKind, "the bank", &data->bank));
+  GAVEL_RETURN_IF_ERROR(TreasuryUnitsFromProto(in, data));
   if (in.items_size() > 16) return Invalid("too many payment items");
   data->item_count = static_cast<uint8_t>(in.items_size());
   for (int i = 0; i < in.items_size(); ++i) {
@@ -182,8 +217,6 @@ void EncodePublic(const Data& data, Proto* out) {
   out->set_guard(data.guard);
   out->set_card(data.card);
   out->set_deck(data.deck);
-  for (const auto& shelves : data.shelves) ToProto(shelves, out->add_shelves());
-  ToProto(data.bank, out->mutable_bank());
   for (int i = 0; i < data.item_count; ++i) out->add_items(data.items[i]);
   out->set_kinds_used(data.kinds_used);
   out->set_discards(data.discards);
@@ -210,12 +243,23 @@ void EncodePublic(const Data& data, Proto* out) {
 
 void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::MorgenlandToken* out);
 
+// A seat's owned, invoked and carpets lists as messages (a view, a state before format 3).
+template <typename Proto>
+absl::Status ArtifactUnitsFromProto(const Proto& in, SeatData* s) {
+  GAVEL_RETURN_IF_ERROR(FromProto(in.owned(), kArtifactsPerType, "owned artifacts", &s->owned));
+  GAVEL_RETURN_IF_ERROR(FromProto(in.invoked(), 2, "invoked artifacts", &s->invoked));
+  return FromProto(in.carpets(), 4, "carpets", &s->carpets);
+}
+inline absl::Status SeatUnitsFromProto(const v1::MorgenlandSeatView& in, SeatData* s) {
+  return ArtifactUnitsFromProto(in, s);
+}
+// A state's seat: its treasure and starting picks too, in either form.
+absl::Status SeatUnitsFromProto(const v1::MorgenlandSeatState& in, SeatData* s);
+
 // Decodes the artifact-holding fields of a seat (shared by state and view).
 template <typename Proto>
 absl::Status DecodeSeatPublic(const Proto& in, SeatData* s) {
-  GAVEL_RETURN_IF_ERROR(FromProto(in.owned(), kArtifactsPerType, "owned artifacts", &s->owned));
-  GAVEL_RETURN_IF_ERROR(FromProto(in.invoked(), 2, "invoked artifacts", &s->invoked));
-  GAVEL_RETURN_IF_ERROR(FromProto(in.carpets(), 4, "carpets", &s->carpets));
+  GAVEL_RETURN_IF_ERROR(SeatUnitsFromProto(in, s));
   GAVEL_RETURN_IF_ERROR(CheckRange(in.parasite_uses(), 0, 3, "Parasite uses"));
   s->parasite_uses = static_cast<uint8_t>(in.parasite_uses());
   if (in.scroll_spaces() >= (1u << kSpaces) || in.smuggler_spaces() >= (1u << kSpaces))

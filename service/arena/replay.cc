@@ -32,12 +32,15 @@ absl::Status Mismatch(const MatchRecord& match, const std::string& where) {
                                           " differs from the stored one"));
 }
 
-// Whether `state` is the one a record hashed: in the game's current format, or in its previous
+// Whether `state` is the one a record hashed: in the game's current format, or in an earlier
 // one for records made before it changed.
 bool HashMatches(const State& state, const std::string& recorded) {
   if (BytesHash(state.Bytes()) == recorded) return true;
-  const std::string previous = state.PreviousFormatBytes();
-  return !previous.empty() && BytesHash(previous) == recorded;
+  for (int versions_back = 1;; ++versions_back) {
+    const std::string earlier = state.EarlierFormatBytes(versions_back);
+    if (earlier.empty()) return false;
+    if (BytesHash(earlier) == recorded) return true;
+  }
 }
 
 absl::Status CheckEnd(const MatchRecord& match, const State& state) {

@@ -146,54 +146,56 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
 }
 
 #if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market || GAVEL_HAS_GAME_carat
-// A match recorded before a game's current state format (Morgenland's tokens packed into
-// numbers, Moonlight Market's tile counts and Carat's board and tiles into bytes) holds hashes of the previous format's
-// bytes: its replay still verifies, and one wrong hash is still found. Every built game
-// with a previous format.
-TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
-  int games_checked = 0;
+// A match recorded before a game's current state format (Morgenland's formats 1 and 2,
+// Moonlight Market's and Carat's format 1) holds hashes of that format's bytes: its replay
+// still verifies, and one wrong hash is still found. Every built game, every earlier format.
+TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
+  int formats_checked = 0;
   for (const Game* game : AllGames()) {
-    MatchRecord match;
-    match.id = 1;
-    match.game = game->name();
-    match.players = 4;
-    match.seed = 5;
-    auto state = game->NewGame(match.players, match.seed, match.options);
-    ASSERT_TRUE(state.ok()) << state.status();
-    if ((*state)->PreviousFormatBytes().empty()) continue;
-    SCOPED_TRACE(game->name());
-    ++games_checked;
-    ASSERT_NE((*state)->PreviousFormatBytes(), (*state)->Bytes());
-    match.initial_hash = BytesHash((*state)->PreviousFormatBytes());
-    Rng rng(7);
-    std::vector<Move> legal;
-    while (!(*state)->finished()) {
-      (*state)->LegalMoves(legal);
-      const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
-      const int seat = (*state)->to_move();
-      ASSERT_TRUE((*state)->Apply(move, nullptr).ok());
-      match.moves.push_back({seat, move.id, v1::MOVE_STATUS_OK, BytesHash((*state)->PreviousFormatBytes())});
+    for (int versions_back = 1;; ++versions_back) {
+      MatchRecord match;
+      match.id = 1;
+      match.game = game->name();
+      match.players = 4;
+      match.seed = 5;
+      auto state = game->NewGame(match.players, match.seed, match.options);
+      ASSERT_TRUE(state.ok()) << state.status();
+      if ((*state)->EarlierFormatBytes(versions_back).empty()) break;
+      SCOPED_TRACE(absl::StrCat(game->name(), ", ", versions_back, " formats back"));
+      ++formats_checked;
+      ASSERT_NE((*state)->EarlierFormatBytes(versions_back), (*state)->Bytes());
+      match.initial_hash = BytesHash((*state)->EarlierFormatBytes(versions_back));
+      Rng rng(7);
+      std::vector<Move> legal;
+      while (!(*state)->finished()) {
+        (*state)->LegalMoves(legal);
+        const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+        const int seat = (*state)->to_move();
+        ASSERT_TRUE((*state)->Apply(move, nullptr).ok());
+        match.moves.push_back(
+            {seat, move.id, v1::MOVE_STATUS_OK, BytesHash((*state)->EarlierFormatBytes(versions_back))});
+      }
+      match.finished = true;
+      const Outcome outcome = (*state)->outcome();
+      match.scores = outcome.scores;
+      match.ranks = outcome.ranks;
+      const auto visit = [](const ReplayStep&) {};
+      EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
+      match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
+      EXPECT_EQ(WalkReplay(match, visit).code(), absl::StatusCode::kDataLoss);
     }
-    match.finished = true;
-    const Outcome outcome = (*state)->outcome();
-    match.scores = outcome.scores;
-    match.ranks = outcome.ranks;
-    const auto visit = [](const ReplayStep&) {};
-    EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
-    match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
-    EXPECT_EQ(WalkReplay(match, visit).code(), absl::StatusCode::kDataLoss);
   }
-  int games_with_a_previous_format = 0;
+  int earlier_formats = 0;
 #if GAVEL_HAS_GAME_morgenland
-  ++games_with_a_previous_format;
+  earlier_formats += 2;
 #endif
 #if GAVEL_HAS_GAME_moonlight_market
-  ++games_with_a_previous_format;
+  earlier_formats += 1;
 #endif
 #if GAVEL_HAS_GAME_carat
-  ++games_with_a_previous_format;
+  earlier_formats += 1;
 #endif
-  EXPECT_EQ(games_checked, games_with_a_previous_format);
+  EXPECT_EQ(formats_checked, earlier_formats);
 }
 #endif
 
@@ -202,7 +204,7 @@ TEST(Replay, VerifiesRecordsMadeInAGamesPreviousStateFormat) {
 TEST(Replay, AGameWithOneStateFormatHasNoPreviousBytes) {
   auto state = FindGame("sultan")->NewGame(3, 1, {});
   ASSERT_TRUE(state.ok()) << state.status();
-  EXPECT_EQ((*state)->PreviousFormatBytes(), "");
+  EXPECT_EQ((*state)->EarlierFormatBytes(1), "");
 }
 #endif
 

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
+#include "tests/support/decode_changed.h"
 
 namespace gavel::morgenland {
 namespace {
@@ -1445,19 +1446,26 @@ TEST(MorgenlandOptions, MaxRoundsEndsTheGame) {
 }
 
 // States and sealed tokens made before format 2 list each seat's tokens as messages: the
-// engine still reads them, into the same state, at every step of a random game.
-TEST(MorgenlandWire, ReadsFormatOneTokensIntoTheSameState) {
+// engine still reads them, into the same state, at every step of a random game; and those
+// made before format 3 list the unit lists as messages.
+TEST(MorgenlandWire, ReadsFormatsOneAndTwoIntoTheSameState) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
   Rng rng(2);
   std::vector<Move> legal;
   for (int step = 0; step < 600 && !(*state)->finished(); ++step) {
-    v1::GameState format_one;
-    ASSERT_TRUE((*state)->SerializePreviousFormat(&format_one));
-    auto decoded = MorgenlandGame().Deserialize(format_one);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_EQ((*decoded)->Bytes(), (*state)->Bytes());
-    EXPECT_LT((*state)->Bytes().size(), format_one.ByteSizeLong());
+    size_t newer_size = (*state)->Bytes().size();
+    for (int versions_back = 1; versions_back <= 2; ++versions_back) {
+      v1::GameState earlier;
+      ASSERT_TRUE((*state)->SerializeEarlierFormat(versions_back, &earlier));
+      auto decoded = MorgenlandGame().Deserialize(earlier);
+      ASSERT_TRUE(decoded.ok()) << decoded.status();
+      EXPECT_EQ((*decoded)->Bytes(), (*state)->Bytes());
+      EXPECT_LT(newer_size, earlier.ByteSizeLong());
+      newer_size = earlier.ByteSizeLong();
+    }
+    v1::GameState none;
+    EXPECT_FALSE((*state)->SerializeEarlierFormat(3, &none));
     (*state)->LegalMoves(legal);
     ASSERT_TRUE((*state)->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
   }
@@ -1469,7 +1477,7 @@ TEST(MorgenlandWire, RefusesTokensInBothFormsAndUnknownFaceUpTokens) {
   ASSERT_TRUE(state.ok()) << state.status();
   v1::GameState packed, messages;
   (*state)->Serialize(&packed);
-  ASSERT_TRUE((*state)->SerializePreviousFormat(&messages));
+  ASSERT_TRUE((*state)->SerializeEarlierFormat(2, &messages));
   v1::MorgenlandState base, old_form;
   ASSERT_TRUE(packed.state().UnpackTo(&base));
   ASSERT_TRUE(messages.state().UnpackTo(&old_form));
@@ -1489,6 +1497,29 @@ TEST(MorgenlandWire, RefusesTokensInBothFormsAndUnknownFaceUpTokens) {
   v1::MorgenlandState short_list = base;
   short_list.mutable_seats(0)->mutable_token_copies()->RemoveLast();
   EXPECT_EQ(refusal(short_list).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Format 3's unit bytes: listed also as messages, of the wrong length or with a value out of
+// range, they are refused.
+TEST(MorgenlandWire, RefusesUnitsInBothFormsOrOutOfRange) {
+  auto state = MorgenlandGame().NewGame(4, 3, {});
+  ASSERT_TRUE(state.ok()) << state.status();
+  const auto refusal = [&](const std::function<void(v1::MorgenlandState&)>& change) {
+    return std::string(testing::DecodeChanged<v1::MorgenlandState>(**state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::MorgenlandState&) {}), "");
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(2)->mutable_carpets(); }),
+              ::testing::HasSubstr("a seat's units are listed both as messages and as bytes (format 3)"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_bank(); }),
+              ::testing::HasSubstr("the shelves, bank and box are listed both"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(0)->mutable_units()->pop_back(); }),
+              ::testing::HasSubstr("a seat's units must be 37 bytes, not 36"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_treasury_units()->push_back(0); }),
+              ::testing::HasSubstr("the treasury units must be 31 bytes, not 32"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { (*proto.mutable_seats(1)->mutable_units())[5] = 4; }),
+              ::testing::HasSubstr("a seat's starting picks entry 0 is 4, outside 0..3"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { (*proto.mutable_treasury_units())[26] = 6; }),
+              ::testing::HasSubstr("the box entry 1 is 6, outside 0..5"));
 }
 
 }  // namespace
