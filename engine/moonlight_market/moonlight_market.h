@@ -245,9 +245,10 @@ class MoonlightState final : public State {
   void Attach(int seat, int tile, int colour, EventSink* events);
 
  private:
-  // The state's wire formats (moonlight_market.proto): tile counts as bytes (2) or numbers (1).
-  enum class CountForm { kBytes, kNumbers };
-  void Encode(CountForm form, v1::GameState* out) const;
+  // The state's wire formats (moonlight_market.proto): 3 writes a seat's cards as bits and
+  // its tiles as bytes, 2 as lists; 2 writes the tile counts as bytes, 1 as numbers.
+  static constexpr int kFormat = 3;
+  void Encode(int format, v1::GameState* out) const;
 
   void FillCushions(EventSink* events);
   void DrawHands(EventSink* events);

@@ -51,18 +51,10 @@ absl::Status TileFromProto(uint32_t tile, const PartName& what, uint8_t* out) {
   return absl::OkStatus();
 }
 
+// A seat's discard pile, chains and held tiles as lists (a view, a state before format 3).
 template <typename SeatProto>
-absl::Status PublicSeatFromProto(const SeatProto& in, int seat, SeatData* out) {
+absl::Status SeatPilesFromLists(const SeatProto& in, int seat, SeatData* out) {
   GAVEL_RETURN_IF_ERROR(CardsFromProto(in.discard(), PartName(seat, "discard pile"), &out->discard));
-  GAVEL_RETURN_IF_ERROR(CardFromProto(in.displaced(), PartName(seat, "displaced card"), &out->displaced));
-  if (in.seals() > 255) return Invalid("seat ", seat, "'s seal count ", in.seals(), " is out of range");
-  out->seals = static_cast<uint8_t>(in.seals());
-  if (in.prestige() < 0 || in.prestige() > 1000)
-    return Invalid("seat ", seat, "'s prestige ", in.prestige(), " is out of range");
-  out->prestige = static_cast<int16_t>(in.prestige());
-  if (in.taken_cushion() < -1 || in.taken_cushion() >= kMaxParticipants)
-    return Invalid("seat ", seat, "'s taken cushion ", in.taken_cushion(), " is out of range");
-  out->taken = static_cast<int8_t>(in.taken_cushion());
   if (in.chains_size() != kColours) return Invalid("seat ", seat, "'s board must have 5 chains");
   for (int colour = 0; colour < kColours; ++colour) {
     const auto& tiles = in.chains(colour).tiles();
@@ -75,6 +67,64 @@ absl::Status PublicSeatFromProto(const SeatProto& in, int seat, SeatData* out) {
   for (uint32_t tile : in.held())
     GAVEL_RETURN_IF_ERROR(TileFromProto(tile, PartName(seat, "held tiles"), &out->held[out->held_count++]));
   return absl::OkStatus();
+}
+
+// Format 3's card set: bit c for card c.
+absl::Status CardsFromBits(uint32_t bits, const PartName& what, CardSet* out) {
+  if (bits & ~uint32_t{kAllCards}) return Invalid(what, " names cards that do not exist (bits ", bits, ")");
+  *out = static_cast<CardSet>(bits);
+  return absl::OkStatus();
+}
+
+// Format 3's chains: 3 slots per colour, tiles in attachment order, then kNoTile.
+absl::Status ChainsFromBytes(const std::string& in, int seat, SeatData* out) {
+  if (in.size() != kColours * kChainLimit)
+    return Invalid("seat ", seat, "'s chain tiles must be ", kColours * kChainLimit, " bytes, not ", in.size());
+  for (int colour = 0; colour < kColours; ++colour) {
+    Chain& chain = out->chains[colour];
+    for (int slot = 0; slot < kChainLimit; ++slot) {
+      const uint8_t tile = static_cast<uint8_t>(in[colour * kChainLimit + slot]);
+      if (tile == kNoTile) continue;
+      if (chain.size != slot) return Invalid("seat ", seat, "'s chain ", colour, " has a gap");
+      GAVEL_RETURN_IF_ERROR(TileFromProto(tile, PartName(seat, "chain"), &chain.tiles[chain.size++]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SeatPilesFromProto(const v1::MoonlightSeatView& in, int seat, SeatData* out) {
+  return SeatPilesFromLists(in, seat, out);
+}
+// A state's seat in either form (format 3 has chain tiles; the lists have chains).
+absl::Status SeatPilesFromProto(const v1::MoonlightSeatState& in, int seat, SeatData* out) {
+  const bool lists = in.pile_size() || in.under_size() || in.hand_size() || in.discard_size() ||
+                     in.chains_size() || in.held_size();
+  const bool sets = in.pile_cards() || in.under_cards() || in.hand_cards() || in.discard_cards() ||
+                    !in.chain_tiles().empty() || !in.held_tiles().empty();
+  if (lists && sets)
+    return Invalid("seat ", seat, "'s cards and tiles are listed both as lists and as format 3's bits and bytes");
+  if (in.chain_tiles().empty()) return SeatPilesFromLists(in, seat, out);
+  GAVEL_RETURN_IF_ERROR(CardsFromBits(in.discard_cards(), PartName(seat, "discard pile"), &out->discard));
+  GAVEL_RETURN_IF_ERROR(ChainsFromBytes(in.chain_tiles(), seat, out));
+  if (in.held_tiles().size() > kColumns) return Invalid("seat ", seat, " holds more than 3 tiles");
+  for (const char tile : in.held_tiles())
+    GAVEL_RETURN_IF_ERROR(TileFromProto(static_cast<uint8_t>(tile), PartName(seat, "held tiles"),
+                                        &out->held[out->held_count++]));
+  return absl::OkStatus();
+}
+
+template <typename SeatProto>
+absl::Status PublicSeatFromProto(const SeatProto& in, int seat, SeatData* out) {
+  GAVEL_RETURN_IF_ERROR(CardFromProto(in.displaced(), PartName(seat, "displaced card"), &out->displaced));
+  if (in.seals() > 255) return Invalid("seat ", seat, "'s seal count ", in.seals(), " is out of range");
+  out->seals = static_cast<uint8_t>(in.seals());
+  if (in.prestige() < 0 || in.prestige() > 1000)
+    return Invalid("seat ", seat, "'s prestige ", in.prestige(), " is out of range");
+  out->prestige = static_cast<int16_t>(in.prestige());
+  if (in.taken_cushion() < -1 || in.taken_cushion() >= kMaxParticipants)
+    return Invalid("seat ", seat, "'s taken cushion ", in.taken_cushion(), " is out of range");
+  out->taken = static_cast<int8_t>(in.taken_cushion());
+  return SeatPilesFromProto(in, seat, out);
 }
 // One cushion's columns (full or taken) and the card lying there.
 absl::Status CushionFromProto(const v1::MoonlightCushion& shown, int cushion, Data* data) {
@@ -144,13 +194,42 @@ void CushionsToProto(const Data& data,
 }
 
 // The public part of a seat, written the same way into states and views.
+namespace {
+
 template <typename SeatProto>
-void PublicSeatToProto(const SeatData& holder, SeatProto* out) {
-  CardsToProto(holder.discard, out->mutable_discard());
+void PublicSeatScalarsToProto(const SeatData& holder, SeatProto* out) {
   out->set_displaced(holder.displaced);
   out->set_seals(holder.seals);
   out->set_prestige(holder.prestige);
   out->set_taken_cushion(holder.taken);
+}
+
+// Format 3's seat: cards as bits, tiles as bytes.
+void SeatAsBitsAndBytes(const Data& data, int seat, v1::MoonlightSeatState* out) {
+  const SeatData& holder = data.seats[seat];
+  out->set_pile_cards(holder.pile);
+  out->set_under_cards(holder.under);
+  if (data.IsBot(seat)) {
+    if (holder.hand) out->set_next_card(std::countr_zero(static_cast<unsigned>(holder.hand)));
+  } else {
+    out->set_hand_cards(holder.hand);
+  }
+  out->set_discard_cards(holder.discard);
+  PublicSeatScalarsToProto(holder, out);
+  std::string& chains = *out->mutable_chain_tiles();
+  chains.assign(kColours * kChainLimit, static_cast<char>(kNoTile));
+  for (int colour = 0; colour < kColours; ++colour)
+    for (int slot = 0; slot < holder.chains[colour].size; ++slot)
+      chains[colour * kChainLimit + slot] = static_cast<char>(holder.chains[colour].tiles[slot]);
+  out->set_held_tiles(reinterpret_cast<const char*>(holder.held.data()), holder.held_count);
+}
+
+}  // namespace
+
+template <typename SeatProto>
+void PublicSeatToProto(const SeatData& holder, SeatProto* out) {
+  CardsToProto(holder.discard, out->mutable_discard());
+  PublicSeatScalarsToProto(holder, out);
   for (const Chain& chain : holder.chains) {
     auto* shown = out->add_chains();
     for (uint8_t tile : Tiles(chain)) shown->add_tiles(tile);
@@ -198,15 +277,15 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
 template absl::Status DecodePublic(const v1::MoonlightState&, Data*);
 template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
 
-void MoonlightState::Serialize(v1::GameState* out) const { Encode(CountForm::kBytes, out); }
+void MoonlightState::Serialize(v1::GameState* out) const { Encode(kFormat, out); }
 
 bool MoonlightState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
-  if (versions_back != 1) return false;
-  Encode(CountForm::kNumbers, out);
+  if (versions_back < 1 || versions_back >= kFormat) return false;
+  Encode(kFormat - versions_back, out);
   return true;
 }
 
-void MoonlightState::Encode(CountForm form, v1::GameState* out) const {
+void MoonlightState::Encode(int format, v1::GameState* out) const {
   PooledScratch<v1::MoonlightState> scratch;
   v1::MoonlightState& proto = *scratch;
   proto.set_humans(data_.humans);
@@ -218,7 +297,7 @@ void MoonlightState::Encode(CountForm form, v1::GameState* out) const {
   proto.set_turn(data_.turn);
   proto.set_coin_holder(data_.coin_holder);
   proto.set_seal_supply(data_.seal_supply);
-  if (form == CountForm::kBytes) {
+  if (format >= 2) {
     proto.set_supply_counts(reinterpret_cast<const char*>(data_.supply.data()), data_.supply.size());
     proto.set_box_counts(reinterpret_cast<const char*>(data_.box.data()), data_.box.size());
   } else {
@@ -229,6 +308,10 @@ void MoonlightState::Encode(CountForm form, v1::GameState* out) const {
   for (int seat = 0; seat < data_.participants(); ++seat) {
     const SeatData& holder = data_.seats[seat];
     auto* shown = proto.add_seats();
+    if (format >= 3) {
+      SeatAsBitsAndBytes(data_, seat, shown);
+      continue;
+    }
     CardsToProto(holder.pile, shown->mutable_pile());
     CardsToProto(holder.under, shown->mutable_under());
     if (data_.IsBot(seat)) {
@@ -247,10 +330,17 @@ namespace {
 // The hidden fields of one seat: pile, cards under it, hand, a bot's next card.
 absl::Status DecodeHiddenSeat(const v1::MoonlightSeatState& shown, const Data& data, int seat,
                               SeatData* holder) {
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.pile(), PartName(seat, "pile"), &holder->pile));
-  GAVEL_RETURN_IF_ERROR(
-      CardsFromProto(shown.under(), PartName(seat, "cards under the pile"), &holder->under));
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), PartName(seat, "hand"), &holder->hand));
+  if (shown.chain_tiles().empty()) {  // before format 3 (PublicSeatFromProto checked the form)
+    GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.pile(), PartName(seat, "pile"), &holder->pile));
+    GAVEL_RETURN_IF_ERROR(
+        CardsFromProto(shown.under(), PartName(seat, "cards under the pile"), &holder->under));
+    GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), PartName(seat, "hand"), &holder->hand));
+  } else {
+    GAVEL_RETURN_IF_ERROR(CardsFromBits(shown.pile_cards(), PartName(seat, "pile"), &holder->pile));
+    GAVEL_RETURN_IF_ERROR(
+        CardsFromBits(shown.under_cards(), PartName(seat, "cards under the pile"), &holder->under));
+    GAVEL_RETURN_IF_ERROR(CardsFromBits(shown.hand_cards(), PartName(seat, "hand"), &holder->hand));
+  }
   uint8_t next = 0;
   GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), PartName(seat, "next card"), &next));
   if (data.IsBot(seat) ? holder->hand != 0 : next != 0)

@@ -735,7 +735,7 @@ TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
   auto state = NewMoonlight(3);
   EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_seats(1)->add_hand(99);
-              }).message()),
+              }, /*previous_format=*/true).message()),
               ::testing::HasSubstr("seat 1's hand holds card 99, which does not exist"));
   EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_seats(2)->set_prestige(5000);
@@ -747,23 +747,29 @@ TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
               ::testing::HasSubstr("cushion 0's card is card 99, which does not exist"));
 }
 
-// States and sealed tokens made before format 2 list the supply and the box as numbers: the
-// engine still reads them, into the same state, at every step of a random game.
-TEST(MoonlightWire, ReadsFormatOneCountsIntoTheSameState) {
+// States and sealed tokens made before format 3 list a seat's cards and tiles as lists, and
+// those before format 2 the supply and the box as numbers: the engine still reads them, into
+// the same state, at every step of a random game.
+TEST(MoonlightWire, ReadsFormatsOneAndTwoIntoTheSameState) {
   auto state = NewMoonlight(4, 5);
   Rng rng(2);
   std::vector<Move> legal;
   int steps = 0;
   for (; !state->finished(); ++steps) {
-    v1::GameState format_one;
-    ASSERT_TRUE(state->SerializePreviousFormat(&format_one));
-    auto decoded = MoonlightMarketGame().Deserialize(format_one);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
-    v1::MoonlightState old_form;
-    ASSERT_TRUE(format_one.state().UnpackTo(&old_form));
-    EXPECT_EQ(old_form.supply_size(), kTileKinds);
-    EXPECT_TRUE(old_form.supply_counts().empty());
+    for (int versions_back = 1; versions_back <= 2; ++versions_back) {
+      v1::GameState earlier;
+      ASSERT_TRUE(state->SerializeEarlierFormat(versions_back, &earlier));
+      auto decoded = MoonlightMarketGame().Deserialize(earlier);
+      ASSERT_TRUE(decoded.ok()) << decoded.status();
+      EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
+      v1::MoonlightState old_form;
+      ASSERT_TRUE(earlier.state().UnpackTo(&old_form));
+      EXPECT_EQ(old_form.seats(0).chains_size(), kColours);
+      EXPECT_TRUE(old_form.seats(0).chain_tiles().empty());
+      EXPECT_EQ(old_form.supply_size(), versions_back == 2 ? kTileKinds : 0);
+    }
+    v1::GameState none;
+    EXPECT_FALSE(state->SerializeEarlierFormat(3, &none));
     state->LegalMoves(legal);
     ASSERT_TRUE(state->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
   }
@@ -787,6 +793,28 @@ TEST(MoonlightWire, RefusesCountsInBothFormsOrOutOfRange) {
               ::testing::HasSubstr("the box holds 200 tiles of code 77, more than exist"));
   EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.clear_supply_counts(); }),
               ::testing::HasSubstr("the supply must list 78 tile counts, not 0"));
+}
+
+// Format 3's seats: lists beside the bits and bytes, unknown cards, chains of the wrong
+// length, with a gap or an unknown tile, too many held tiles: refused.
+TEST(MoonlightWire, RefusesSeatsInBothFormsOrOutOfRange) {
+  auto state = NewMoonlight(3);
+  const auto refusal = [&](std::function<void(v1::MoonlightState&)> change) {
+    return std::string(testing::DecodeChanged<v1::MoonlightState>(*state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::MoonlightState&) {}), "");
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_seats(1)->add_discard(3); }),
+              ::testing::HasSubstr("seat 1's cards and tiles are listed both as lists and as format 3's bits and bytes"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_seats(0)->set_pile_cards(1); }),
+              ::testing::HasSubstr("seat 0's pile names cards that do not exist"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_seats(2)->mutable_chain_tiles()->pop_back(); }),
+              ::testing::HasSubstr("seat 2's chain tiles must be 15 bytes, not 14"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_seats(0)->mutable_chain_tiles())[4] = 3; }),
+              ::testing::HasSubstr("seat 0's chain 1 has a gap"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_seats(0)->mutable_chain_tiles())[0] = 90; }),
+              ::testing::HasSubstr("tile 90, which does not exist"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_seats(1)->set_held_tiles("\x01\x02\x03\x04"); }),
+              ::testing::HasSubstr("seat 1 holds more than 3 tiles"));
 }
 
 }  // namespace
