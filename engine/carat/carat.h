@@ -125,7 +125,9 @@ class CaratState final : public State {
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
-  bool SerializeEarlierFormat(int versions_back, v1::GameState* out) const override;
+  int FormatVersion() const override { return kFormat; }
+  // Version 2 (carat.proto) carries the board and tiles as bytes, version 1 as messages.
+  void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -135,9 +137,7 @@ class CaratState final : public State {
   void Setup(EventSink* events);
 
  private:
-  // The state's wire formats (carat.proto): board and tiles as bytes (2) or messages (1).
-  enum class TileForm { kBytes, kMessages };
-  void Encode(TileForm form, v1::GameState* out) const;
+  static constexpr int kFormat = 2;
   // Draws one tile from the supply into `seat`'s hand.
   void DrawTile(Seat seat, Rng& rng, EventSink* events);
   void ScoreChip(int chip, EventSink* events);

@@ -132,19 +132,13 @@ void BoardToProto(const Data& data, bool with_corners,
   }
 }
 
-void CaratState::Serialize(v1::GameState* out) const { Encode(TileForm::kBytes, out); }
+void CaratState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
-bool CaratState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
-  if (versions_back != 1) return false;
-  Encode(TileForm::kMessages, out);
-  return true;
-}
-
-void CaratState::Encode(TileForm form, v1::GameState* out) const {
+void CaratState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::CaratState> scratch;
   v1::CaratState& proto = *scratch;
   PublicToProto(data_, &proto);
-  const bool bytes = form == TileForm::kBytes;
+  const bool bytes = version >= 2;
   if (bytes) {
     std::string& tiles = *proto.mutable_board_tiles();
     std::string& rotations = *proto.mutable_board_rotations();

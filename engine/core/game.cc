@@ -106,6 +106,13 @@ std::string State::Bytes(google::protobuf::Arena* arena) const {
   return bytes;
 }
 
+bool State::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
+  const int version = FormatVersion() - versions_back;
+  if (versions_back < 1 || version < 1) return false;
+  SerializeFormat(version, out);
+  return true;
+}
+
 std::string State::EarlierFormatBytes(int versions_back) const {
   v1::GameState proto;
   return SerializeEarlierFormat(versions_back, &proto) ? DeterministicBytes(proto) : std::string();

@@ -153,11 +153,15 @@ class State {
   std::string Bytes(google::protobuf::Arena* arena = nullptr) const;
   // FNV-1a 64 of Bytes(): what replays record after every move.
   uint64_t Hash() const;
+  // A game whose state message changed form: the version Serialize writes, and the full state
+  // in any version from 1 on (the engine reads them all). Games with one form keep these.
+  virtual int FormatVersion() const { return 1; }
+  virtual void SerializeFormat(int /*version*/, v1::GameState* out) const { Serialize(out); }
   // The full state in the format version its game wrote `versions_back` versions before the
   // current one (1: the previous), false where the game has no such version; and the
-  // canonical bytes of `versions_back`'s format (empty then). Records made before the
-  // current format keep their hashes of those bytes.
-  virtual bool SerializeEarlierFormat(int /*versions_back*/, v1::GameState*) const { return false; }
+  // canonical bytes of that format (empty then). Records made before the current format keep
+  // their hashes of those bytes.
+  bool SerializeEarlierFormat(int versions_back, v1::GameState* out) const;
   bool SerializePreviousFormat(v1::GameState* out) const { return SerializeEarlierFormat(1, out); }
   std::string EarlierFormatBytes(int versions_back) const;
 

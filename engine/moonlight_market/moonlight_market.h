@@ -227,7 +227,10 @@ class MoonlightState final : public State {
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   void Serialize(v1::GameState* out) const override;
-  bool SerializeEarlierFormat(int versions_back, v1::GameState* out) const override;
+  int FormatVersion() const override { return kFormat; }
+  // Version 3 (moonlight_market.proto) writes a seat's cards as bits and its tiles as bytes,
+  // 2 as lists; 2 writes the tile counts as bytes, 1 as numbers.
+  void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -245,10 +248,7 @@ class MoonlightState final : public State {
   void Attach(int seat, int tile, int colour, EventSink* events);
 
  private:
-  // The state's wire formats (moonlight_market.proto): 3 writes a seat's cards as bits and
-  // its tiles as bytes, 2 as lists; 2 writes the tile counts as bytes, 1 as numbers.
   static constexpr int kFormat = 3;
-  void Encode(int format, v1::GameState* out) const;
 
   void FillCushions(EventSink* events);
   void DrawHands(EventSink* events);

@@ -193,7 +193,6 @@ void CushionsToProto(const Data& data,
   }
 }
 
-// The public part of a seat, written the same way into states and views.
 namespace {
 
 template <typename SeatProto>
@@ -226,6 +225,7 @@ void SeatAsBitsAndBytes(const Data& data, int seat, v1::MoonlightSeatState* out)
 
 }  // namespace
 
+// The public part of a seat, written the same way into views and states before format 3.
 template <typename SeatProto>
 void PublicSeatToProto(const SeatData& holder, SeatProto* out) {
   CardsToProto(holder.discard, out->mutable_discard());
@@ -277,15 +277,9 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
 template absl::Status DecodePublic(const v1::MoonlightState&, Data*);
 template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
 
-void MoonlightState::Serialize(v1::GameState* out) const { Encode(kFormat, out); }
+void MoonlightState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
-bool MoonlightState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
-  if (versions_back < 1 || versions_back >= kFormat) return false;
-  Encode(kFormat - versions_back, out);
-  return true;
-}
-
-void MoonlightState::Encode(int format, v1::GameState* out) const {
+void MoonlightState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::MoonlightState> scratch;
   v1::MoonlightState& proto = *scratch;
   proto.set_humans(data_.humans);
@@ -297,7 +291,7 @@ void MoonlightState::Encode(int format, v1::GameState* out) const {
   proto.set_turn(data_.turn);
   proto.set_coin_holder(data_.coin_holder);
   proto.set_seal_supply(data_.seal_supply);
-  if (format >= 2) {
+  if (version >= 2) {
     proto.set_supply_counts(reinterpret_cast<const char*>(data_.supply.data()), data_.supply.size());
     proto.set_box_counts(reinterpret_cast<const char*>(data_.box.data()), data_.box.size());
   } else {
@@ -308,7 +302,7 @@ void MoonlightState::Encode(int format, v1::GameState* out) const {
   for (int seat = 0; seat < data_.participants(); ++seat) {
     const SeatData& holder = data_.seats[seat];
     auto* shown = proto.add_seats();
-    if (format >= 3) {
+    if (version >= 3) {
       SeatAsBitsAndBytes(data_, seat, shown);
       continue;
     }

@@ -249,7 +249,10 @@ class MorgenlandState final : public State {
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
-  bool SerializeEarlierFormat(int versions_back, v1::GameState* out) const override;
+  int FormatVersion() const override { return kFormat; }
+  // Version 3 (morgenland.proto) carries the unit lists as bytes, 2 as messages; 2 packs a
+  // seat's tokens into numbers, 1 lists them as messages.
+  void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -310,10 +313,7 @@ class MorgenlandState final : public State {
   void EmitResolved(EventSink* events, int space, const std::string& result) const;
 
  private:
-  // The state's wire formats (morgenland.proto): 3 carries the unit lists as bytes, 2 as
-  // messages; 2 packs a seat's tokens into numbers, 1 lists them as messages.
   static constexpr int kFormat = 3;
-  void Encode(int format, v1::GameState* out) const;
 
   void ApplyKind(int kind, EventSink* events);
   void ApplyPlace(int token, int space, EventSink* events);

@@ -95,19 +95,13 @@ void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::Morgenl
   out->set_copies(s.copies[token]);
 }
 
-void MorgenlandState::Serialize(v1::GameState* out) const { Encode(kFormat, out); }
+void MorgenlandState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
-bool MorgenlandState::SerializeEarlierFormat(int versions_back, v1::GameState* out) const {
-  if (versions_back < 1 || versions_back >= kFormat) return false;
-  Encode(kFormat - versions_back, out);
-  return true;
-}
-
-void MorgenlandState::Encode(int format, v1::GameState* out) const {
+void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& proto = *scratch;
   EncodePublic(data_, &proto);
-  const bool unit_bytes = format >= 3;
+  const bool unit_bytes = version >= 3;
   if (unit_bytes) {
     std::string& units = *proto.mutable_treasury_units();
     for (const auto& shelves : data_.shelves) ToBytes(shelves, &units);
@@ -129,7 +123,7 @@ void MorgenlandState::Encode(int format, v1::GameState* out) const {
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
     auto* seat_proto = proto.add_seats();
-    if (format == 1) {
+    if (version == 1) {
       for (int token = 0; token < kTokens; ++token)
         TokenToProto(s, seat, token, true, seat_proto->add_tokens());
     } else {
