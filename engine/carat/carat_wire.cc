@@ -6,6 +6,13 @@
 namespace gavel::carat {
 namespace {
 
+// Adds `tile` to the set `out`; a tile listed twice is refused (both formats' hands and supply).
+absl::Status AddTile(int tile, const PartName& what, uint64_t* out) {
+  if ((*out >> tile) & 1) return Invalid(what, " lists tile ", TileName(tile), " twice");
+  *out |= uint64_t{1} << tile;
+  return absl::OkStatus();
+}
+
 std::string SpaceName(int space) { return absl::StrCat("space T(", SpaceRow(space), ",", SpaceColumn(space), ")"); }
 
 // Lays `tile` (-1: none) on `space` at `rotation`, both forms' checks.
@@ -42,8 +49,7 @@ absl::Status TilesFromBytes(const std::string& in, int limit, const PartName& wh
   for (const char byte : in) {
     const int tile = static_cast<uint8_t>(byte);
     if (tile >= kTiles) return Invalid(what, " holds tile id ", tile, ", which does not exist");
-    if ((*out >> tile) & 1) return Invalid(what, " lists tile ", TileName(tile), " twice");
-    *out |= uint64_t{1} << tile;
+    GAVEL_RETURN_IF_ERROR(AddTile(tile, what, out));
   }
   return absl::OkStatus();
 }
@@ -99,8 +105,7 @@ absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTi
     if (tile < 0)
       return Invalid(what, " holds a tile of type ", static_cast<int>(proto.type()), " and value ",
                      proto.value(), ", which does not exist");
-    if ((*out >> tile) & 1) return Invalid(what, " lists tile ", TileName(tile), " twice");
-    *out |= uint64_t{1} << tile;
+    GAVEL_RETURN_IF_ERROR(AddTile(tile, what, out));
   }
   return absl::OkStatus();
 }

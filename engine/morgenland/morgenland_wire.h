@@ -29,16 +29,19 @@ void ToProto(const std::array<uint8_t, N>& values, v1::MorgenlandUnits* out) {
   for (uint8_t value : values) out->add_units(value);
 }
 
+// Entry `i` of a unit list, whichever form carried it: 0..max.
+inline absl::Status SetUnit(int64_t value, size_t i, int max, absl::string_view what, uint8_t* out) {
+  if (value < 0 || value > max) return Invalid(what, " entry ", i, " is ", value, ", outside 0..", max);
+  *out = static_cast<uint8_t>(value);
+  return absl::OkStatus();
+}
+
 template <size_t N>
 absl::Status FromProto(const v1::MorgenlandUnits& in, int max, absl::string_view what,
                        std::array<uint8_t, N>* out) {
   if (in.units_size() != static_cast<int>(N))
     return Invalid(what, " must list ", N, " entries, not ", in.units_size());
-  for (size_t i = 0; i < N; ++i) {
-    if (in.units(i) < 0 || in.units(i) > max)
-      return Invalid(what, " entry ", i, " is ", in.units(i), ", outside 0..", max);
-    (*out)[i] = static_cast<uint8_t>(in.units(i));
-  }
+  for (size_t i = 0; i < N; ++i) GAVEL_RETURN_IF_ERROR(SetUnit(in.units(i), i, max, what, &(*out)[i]));
   return absl::OkStatus();
 }
 
@@ -46,11 +49,8 @@ absl::Status FromProto(const v1::MorgenlandUnits& in, int max, absl::string_view
 template <size_t N>
 absl::Status FromBytes(absl::string_view in, size_t* at, int max, absl::string_view what,
                        std::array<uint8_t, N>* out) {
-  for (size_t i = 0; i < N; ++i) {
-    const int value = static_cast<uint8_t>(in[*at + i]);
-    if (value > max) return Invalid(what, " entry ", i, " is ", value, ", outside 0..", max);
-    (*out)[i] = static_cast<uint8_t>(value);
-  }
+  for (size_t i = 0; i < N; ++i)
+    GAVEL_RETURN_IF_ERROR(SetUnit(static_cast<uint8_t>(in[*at + i]), i, max, what, &(*out)[i]));
   *at += N;
   return absl::OkStatus();
 }

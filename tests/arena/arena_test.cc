@@ -201,7 +201,7 @@ TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
 
 #if GAVEL_HAS_GAME_sultan
 // Sultan has had one state format: no previous bytes to check against.
-TEST(Replay, AGameWithOneStateFormatHasNoPreviousBytes) {
+TEST(Replay, AGameWithOneStateFormatHasNoEarlierBytes) {
   auto state = FindGame("sultan")->NewGame(3, 1, {});
   ASSERT_TRUE(state.ok()) << state.status();
   EXPECT_EQ((*state)->EarlierFormatBytes(1), "");
