@@ -123,6 +123,9 @@ class MercadoState final : public State {
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   void Serialize(v1::GameState* out) const override;
+  int FormatVersion() const override { return kFormat; }
+  // Version 2 (mercado.proto) carries the coins and held privileges as bytes, version 1 as messages.
+  void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -137,6 +140,7 @@ class MercadoState final : public State {
   bool IsPending(int position) const;
 
  private:
+  static constexpr int kFormat = 2;
   // How a marker move treats the symbol it lands on (rules §3).
   enum class Landing { kMandatory, kOptional, kNoSymbol };
 

@@ -5,15 +5,124 @@
 
 namespace gavel::mercado {
 
-absl::Status CoinsFromProto(const v1::MercadoCoins& in, const PartName& what, CoinCounts* out) {
-  const std::array<uint32_t, kCoinKinds> counts = {in.gold(),      in.silver(), in.copper(),
-                                                   in.turquoise(), in.white(),  in.black()};
+namespace {
+
+// Six counts by colour, from either format; no colour has more coins than the counterfeits.
+template <typename Count>
+absl::Status SetCoins(const std::array<Count, kCoinKinds>& counts, const PartName& what, CoinCounts* out) {
   for (int coin = 0; coin < kCoinKinds; ++coin) {
     if (counts[coin] > kCounterfeits)
-      return Invalid(what, " holds ", counts[coin], " ", CoinName(coin), " coins, too many");
+      return Invalid(what, " holds ", static_cast<uint32_t>(counts[coin]), " ", CoinName(coin), " coins, too many");
     (*out)[coin] = static_cast<uint8_t>(counts[coin]);
   }
   return absl::OkStatus();
+}
+
+// Format 1: every coin count on the table as a message.
+absl::Status CoinsFromMessages(const v1::MercadoTable& in, Data* data) {
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(in.drawn(), "the drawn coins", &data->drawn));
+  GAVEL_RETURN_IF_ERROR(CoinsFromProto(in.supply(), "the supply", &data->supply));
+  for (int seat = 0; seat < data->players; ++seat) {
+    const v1::MercadoSeat& shown = in.seats(seat);
+    SeatData& holder = data->seats[seat];
+    GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.bag(), PartName(seat, "bag"), &holder.bag));
+    GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.person_tile(), PartName(seat, "person tile"), &holder.person));
+    if (shown.edges_size() != kPositions)
+      return Invalid("seat ", seat, "'s edges must list ", kPositions, " positions");
+    for (int position = 0; position < kPositions; ++position) {
+      GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.edges(position), PartName(seat, "edge at position", position),
+                                           &holder.edges[position]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+constexpr int kSeatCoinBytes = (2 + kPositions) * kCoinKinds;
+
+size_t CoinBytes(int players) { return 2 * kCoinKinds + static_cast<size_t>(players) * kSeatCoinBytes; }
+
+// Format 2: every coin count on the table from the state's `coins` bytes; the table's coin
+// messages must be absent.
+absl::Status CoinsFromBytes(const v1::MercadoTable& in, absl::string_view bytes, Data* data) {
+  if (in.has_drawn() || in.has_supply())
+    return Invalid("the table's coins are listed both as messages (format 1) and as bytes (format 2)");
+  for (int seat = 0; seat < data->players; ++seat) {
+    const v1::MercadoSeat& shown = in.seats(seat);
+    if (shown.has_bag() || shown.has_person_tile() || shown.edges_size() != 0)
+      return Invalid("seat ", seat, "'s coins are listed both as messages (format 1) and as bytes (format 2)");
+  }
+  if (bytes.size() != CoinBytes(data->players))
+    return Invalid("the coins take ", bytes.size(), " bytes; ", data->players, " players need ",
+                   CoinBytes(data->players));
+  const auto next = [&bytes](const PartName& what, CoinCounts* out) {
+    std::array<uint8_t, kCoinKinds> counts;
+    std::copy_n(bytes.begin(), kCoinKinds, counts.begin());
+    bytes.remove_prefix(kCoinKinds);
+    return SetCoins(counts, what, out);
+  };
+  GAVEL_RETURN_IF_ERROR(next("the drawn coins", &data->drawn));
+  GAVEL_RETURN_IF_ERROR(next("the supply", &data->supply));
+  for (int seat = 0; seat < data->players; ++seat) {
+    SeatData& holder = data->seats[seat];
+    GAVEL_RETURN_IF_ERROR(next(PartName(seat, "bag"), &holder.bag));
+    GAVEL_RETURN_IF_ERROR(next(PartName(seat, "person tile"), &holder.person));
+    for (int position = 0; position < kPositions; ++position)
+      GAVEL_RETURN_IF_ERROR(next(PartName(seat, "edge at position", position), &holder.edges[position]));
+  }
+  return absl::OkStatus();
+}
+
+void CoinsToBytes(const Data& data, std::string* out) {
+  out->clear();
+  out->reserve(CoinBytes(data.players));
+  const auto add = [out](const CoinCounts& coins) { out->append(coins.begin(), coins.end()); };
+  add(data.drawn);
+  add(data.supply);
+  for (int seat = 0; seat < data.players; ++seat) {
+    const SeatData& holder = data.seats[seat];
+    add(holder.bag);
+    add(holder.person);
+    for (const CoinCounts& edge : holder.edges) add(edge);
+  }
+}
+
+// Format 2: each seat's privileges as 8 counts by type.
+absl::Status PrivilegesFromBytes(absl::string_view bytes, Data* data) {
+  if (bytes.size() != static_cast<size_t>(data->players) * kPrivilegeTypes)
+    return Invalid("the held privileges take ", bytes.size(), " bytes; ", data->players, " players need ",
+                   data->players * kPrivilegeTypes);
+  for (int seat = 0; seat < data->players; ++seat) {
+    for (int type = 0; type < kPrivilegeTypes; ++type) {
+      const uint8_t count = static_cast<uint8_t>(bytes[seat * kPrivilegeTypes + type]);
+      if (count > kPrivileges)
+        return Invalid("seat ", seat, " holds ", static_cast<int>(count), " privileges of type ", type);
+      data->seats[seat].privileges[type] = count;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Each seat's privileges in either format; both at once is refused.
+absl::Status HeldPrivilegesFromProto(const v1::MercadoState& in, Data* data) {
+  if (!in.held_privileges().empty()) {
+    if (in.privileges_size() != 0)
+      return Invalid("the held privileges are listed both as messages (format 1) and as bytes (format 2)");
+    return PrivilegesFromBytes(in.held_privileges(), data);
+  }
+  if (in.privileges_size() != data->players)
+    return Invalid("the state lists privileges of ", in.privileges_size(), " seats");
+  for (int seat = 0; seat < data->players; ++seat)
+    GAVEL_RETURN_IF_ERROR(
+        PrivilegesFromList(in.privileges(seat).types(), PartName(seat, "privileges"), &data->seats[seat].privileges));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CoinsFromProto(const v1::MercadoCoins& in, const PartName& what, CoinCounts* out) {
+  return SetCoins(std::array<uint32_t, kCoinKinds>{in.gold(), in.silver(), in.copper(), in.turquoise(), in.white(),
+                                                   in.black()},
+                  what, out);
 }
 
 // Reads a list of tile ids of one deck into a bit set (bit = id - first_id).
@@ -44,7 +153,7 @@ void PrivilegesToList(const PrivilegeCounts& counts, google::protobuf::RepeatedF
     for (int i = 0; i < counts[type]; ++i) out->Add(type);
 }
 
-void TableToProto(const Data& data, v1::MercadoTable* out) {
+void TableToProto(const Data& data, v1::MercadoTable* out, bool with_coins) {
   out->set_players(data.players);
   out->set_board_side(data.side == 0 ? v1::MERCADO_BOARD_SIDE_A : v1::MERCADO_BOARD_SIDE_B);
   out->set_start_space(data.start_space);
@@ -55,7 +164,7 @@ void TableToProto(const Data& data, v1::MercadoTable* out) {
   out->set_idle_turns(data.idle_turns);
   out->set_privilege_extra(static_cast<v1::MercadoEffect>(data.privilege_extra));
   out->set_placed_this_turn(data.placed_this_turn);
-  CoinsToProto(data.drawn, out->mutable_drawn());
+  if (with_coins) CoinsToProto(data.drawn, out->mutable_drawn());
   out->set_joker_in_hand(data.joker_in_hand);
   out->set_scoring_position(data.scoring_position);
   out->set_discarding_seat(data.discarder);
@@ -65,17 +174,19 @@ void TableToProto(const Data& data, v1::MercadoTable* out) {
   BitsToList(data.perfume_discards, kItems, out->mutable_perfume_discards());
   out->set_item_deck_size(std::popcount(data.item_deck));
   out->set_perfume_deck_size(std::popcount(data.perfume_deck));
-  CoinsToProto(data.supply, out->mutable_supply());
+  if (with_coins) CoinsToProto(data.supply, out->mutable_supply());
   out->set_seal_supply(data.seal_supply);
   out->set_privilege_supply_size(PrivilegeCount(data.privilege_supply));
   PrivilegesToList(data.privileges_gone, out->mutable_privileges_gone());
   for (int seat = 0; seat < data.players; ++seat) {
     const SeatData& holder = data.seats[seat];
     auto* shown = out->add_seats();
-    CoinsToProto(holder.bag, shown->mutable_bag());
-    CoinsToProto(holder.person, shown->mutable_person_tile());
-    shown->mutable_edges()->Reserve(kPositions);
-    for (const CoinCounts& edge : holder.edges) CoinsToProto(edge, shown->add_edges());
+    if (with_coins) {
+      CoinsToProto(holder.bag, shown->mutable_bag());
+      CoinsToProto(holder.person, shown->mutable_person_tile());
+      shown->mutable_edges()->Reserve(kPositions);
+      for (const CoinCounts& edge : holder.edges) CoinsToProto(edge, shown->add_edges());
+    }
     shown->set_seals(holder.seals);
     shown->set_progress(holder.progress);
     shown->set_stack_height(holder.height);
@@ -110,7 +221,6 @@ absl::Status DecodeTurn(const v1::MercadoTable& in, Data* data) {
     return Invalid("privilege extra ", static_cast<int>(in.privilege_extra()), " is not an effect");
   data->privilege_extra = static_cast<Effect>(in.privilege_extra());
   data->placed_this_turn = in.placed_this_turn();
-  GAVEL_RETURN_IF_ERROR(CoinsFromProto(in.drawn(), "the drawn coins", &data->drawn));
   data->joker_in_hand = in.joker_in_hand();
   if (in.scoring_position() < -1 || in.scoring_position() >= kPositions)
     return Invalid("scoring position ", in.scoring_position(), " out of range");
@@ -151,26 +261,17 @@ absl::Status DecodeDisplay(const v1::MercadoTable& in, Data* data) {
   return absl::OkStatus();
 }
 
-// The coin and seal supplies and the privileges played.
+// The seal supply and the privileges played.
 absl::Status DecodeSupplies(const v1::MercadoTable& in, Data* data) {
-  GAVEL_RETURN_IF_ERROR(CoinsFromProto(in.supply(), "the supply", &data->supply));
   if (in.seal_supply() > kSeals) return Invalid("the seal supply holds ", in.seal_supply());
   data->seal_supply = static_cast<uint8_t>(in.seal_supply());
   GAVEL_RETURN_IF_ERROR(PrivilegesFromList(in.privileges_gone(), "the played privileges", &data->privileges_gone));
   return absl::OkStatus();
 }
 
-// One seat's bag, person tile, edges, seals, progress and privilege count.
+// One seat's seals, progress and privilege count.
 absl::Status DecodeSeat(const v1::MercadoSeat& shown, int seat, SeatData& holder,
                         int* privilege_count) {
-  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.bag(), PartName(seat, "bag"), &holder.bag));
-  GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.person_tile(), PartName(seat, "person tile"), &holder.person));
-  if (shown.edges_size() != kPositions)
-    return Invalid("seat ", seat, "'s edges must list ", kPositions, " positions");
-  for (int position = 0; position < kPositions; ++position) {
-    GAVEL_RETURN_IF_ERROR(CoinsFromProto(shown.edges(position), PartName(seat, "edge at position", position),
-                                         &holder.edges[position]));
-  }
   if (shown.seals() > kSeals) return Invalid("seat ", seat, "'s seals out of range");
   holder.seals = static_cast<uint8_t>(shown.seals());
   if (shown.progress() > kMaxProgress)
@@ -186,7 +287,7 @@ absl::Status DecodeSeat(const v1::MercadoSeat& shown, int seat, SeatData& holder
 // Decodes the public table (ranges only; Validate checks consistency). The decks follow
 // from the display and the discards; `privilege_counts` receives each seat's count.
 absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
-                         std::array<int, kMaxPlayers>* privilege_counts) {
+                         std::array<int, kMaxPlayers>* privilege_counts, absl::string_view coin_bytes) {
   GAVEL_RETURN_IF_ERROR(DecodeTurn(in, data));
   GAVEL_RETURN_IF_ERROR(DecodeDisplay(in, data));
   GAVEL_RETURN_IF_ERROR(DecodeSupplies(in, data));
@@ -198,6 +299,7 @@ absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
         DecodeSeat(in.seats(seat), seat, data->seats[seat], &(*privilege_counts)[seat]));
     held += (*privilege_counts)[seat];
   }
+  GAVEL_RETURN_IF_ERROR(coin_bytes.empty() ? CoinsFromMessages(in, data) : CoinsFromBytes(in, coin_bytes, data));
   if (held + PrivilegeCount(data->privileges_gone) + static_cast<int64_t>(in.privilege_supply_size()) !=
       kPrivileges)
     return Invalid("held, played and supply privileges do not add up to ", kPrivileges);
@@ -225,12 +327,23 @@ bool OptionalSymbolWaits(const Data& data) {
   return TheEdition().tracks[data.side][SpaceOf(data, mover.progress)] != kNoEffect;
 }
 
-void MercadoState::Serialize(v1::GameState* out) const {
+void MercadoState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
+
+void MercadoState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::MercadoState> scratch;
   v1::MercadoState& proto = *scratch;
-  TableToProto(data_, proto.mutable_table());
-  for (int seat = 0; seat < data_.players; ++seat)
-    PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());
+  const bool bytes = version >= 2;
+  TableToProto(data_, proto.mutable_table(), /*with_coins=*/!bytes);
+  if (bytes) {
+    CoinsToBytes(data_, proto.mutable_coins());
+    std::string& held = *proto.mutable_held_privileges();
+    held.clear();
+    for (int seat = 0; seat < data_.players; ++seat)
+      held.append(data_.seats[seat].privileges.begin(), data_.seats[seat].privileges.end());
+  } else {
+    for (int seat = 0; seat < data_.players; ++seat)
+      PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());
+  }
   proto.set_rng(data_.rng);
   out->set_game("mercado");
   PackAny(proto, out->mutable_state());
@@ -243,12 +356,10 @@ absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::DecodeState(
   GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the mercado state"));
   Data data;
   std::array<int, kMaxPlayers> counts{};
-  GAVEL_RETURN_IF_ERROR(DecodeTable(in.table(), &data, &counts));
-  if (in.privileges_size() != data.players)
-    return Invalid("the state lists privileges of ", in.privileges_size(), " seats");
+  GAVEL_RETURN_IF_ERROR(DecodeTable(in.table(), &data, &counts, in.coins()));
+  GAVEL_RETURN_IF_ERROR(HeldPrivilegesFromProto(in, &data));
   for (int seat = 0; seat < data.players; ++seat) {
-    PrivilegeCounts& held = data.seats[seat].privileges;
-    GAVEL_RETURN_IF_ERROR(PrivilegesFromList(in.privileges(seat).types(), PartName(seat, "privileges"), &held));
+    const PrivilegeCounts& held = data.seats[seat].privileges;
     if (PrivilegeCount(held) != counts[seat])
       return Invalid("seat ", seat, " holds ", PrivilegeCount(held),
                      " privileges, but the table says ", counts[seat]);

@@ -39,7 +39,9 @@ absl::Status PrivilegesFromList(const google::protobuf::RepeatedField<uint32_t>&
 
 void PrivilegesToList(const PrivilegeCounts& counts, google::protobuf::RepeatedField<uint32_t>* out);
 
-void TableToProto(const Data& data, v1::MercadoTable* out);
+// The public table; full states of format 2 leave its coins out (`with_coins` false) and
+// carry them as bytes.
+void TableToProto(const Data& data, v1::MercadoTable* out, bool with_coins = true);
 
 // The turn: players, board, phase, whose turn and what it is in the middle of.
 absl::Status DecodeTurn(const v1::MercadoTable& in, Data* data);
@@ -47,17 +49,18 @@ absl::Status DecodeTurn(const v1::MercadoTable& in, Data* data);
 // The display and the discards; the decks follow from them.
 absl::Status DecodeDisplay(const v1::MercadoTable& in, Data* data);
 
-// The coin and seal supplies and the privileges played.
+// The seal supply and the privileges played.
 absl::Status DecodeSupplies(const v1::MercadoTable& in, Data* data);
 
-// One seat's bag, person tile, edges, seals, progress and privilege count.
+// One seat's seals, progress and privilege count (its coins: DecodeTable).
 absl::Status DecodeSeat(const v1::MercadoSeat& shown, int seat, SeatData& holder,
                         int* privilege_count);
 
 // Decodes the public table (ranges only; Validate checks consistency). The decks follow
-// from the display and the discards; `privilege_counts` receives each seat's count.
+// from the display and the discards; `privilege_counts` receives each seat's count. The coins
+// come from the table's messages, or from `coin_bytes` (a format 2 state's `coins`) when given.
 absl::Status DecodeTable(const v1::MercadoTable& in, Data* data,
-                         std::array<int, kMaxPlayers>* privilege_counts);
+                         std::array<int, kMaxPlayers>* privilege_counts, absl::string_view coin_bytes = {});
 
 // The privilege supply: every privilege not held by a seat and not gone.
 absl::Status FillPrivilegeSupply(Data* data);

@@ -145,9 +145,9 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
   return statuses;
 }
 
-#if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market || GAVEL_HAS_GAME_carat
+#if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market || GAVEL_HAS_GAME_carat || GAVEL_HAS_GAME_mercado
 // A match recorded before a game's current state format (Morgenland's and Moonlight
-// Market's formats 1 and 2, Carat's format 1) holds hashes of that format's bytes: its replay
+// Market's formats 1 and 2, Carat's and Mercado's format 1) holds hashes of that format's bytes: its replay
 // still verifies, and one wrong hash is still found. Every built game, every earlier format.
 TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
   int formats_checked = 0;
@@ -193,6 +193,9 @@ TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
   earlier_formats += 2;
 #endif
 #if GAVEL_HAS_GAME_carat
+  earlier_formats += 1;
+#endif
+#if GAVEL_HAS_GAME_mercado
   earlier_formats += 1;
 #endif
   EXPECT_EQ(formats_checked, earlier_formats);

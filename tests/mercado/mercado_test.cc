@@ -3,6 +3,7 @@
 #include "engine/mercado/mercado.h"
 
 #include <bit>
+#include <functional>
 #include <initializer_list>
 #include <set>
 
@@ -846,10 +847,81 @@ TEST(MercadoOptions, BoardSideAndStartSpace) {
 
 TEST(MercadoWire, DecodingErrorsNameTheSeatAndThePart) {
   auto state = NewMercado(3);
-  const absl::Status status = testing::DecodeChanged<v1::MercadoState>(*state, [](v1::MercadoState& proto) {
-    proto.mutable_table()->mutable_seats(1)->mutable_edges(3)->set_gold(99);
-  });
+  const absl::Status status = testing::DecodeChanged<v1::MercadoState>(
+      *state, [](v1::MercadoState& proto) { proto.mutable_table()->mutable_seats(1)->mutable_edges(3)->set_gold(99); },
+      /*previous_format=*/true);
   EXPECT_THAT(std::string(status.message()), HasSubstr("seat 1's edge at position 3 holds 99 "));
+  // Format 2: drawn, supply, then 60 bytes per seat (bag, person tile, 8 edges of 6 colours).
+  const absl::Status in_bytes = testing::DecodeChanged<v1::MercadoState>(*state, [](v1::MercadoState& proto) {
+    (*proto.mutable_coins())[12 + 60 + 12 + 3 * 6] = 99;
+  });
+  EXPECT_THAT(std::string(in_bytes.message()), HasSubstr("seat 1's edge at position 3 holds 99 gold"));
+}
+
+// States and sealed tokens made before format 2 carry the coins and held privileges as
+// messages: the engine still reads them, into the same state, at every step of random games.
+TEST(MercadoWire, ReadsFormatOneIntoTheSameState) {
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    auto state = NewMercado(players, {{"board_side", "B"}}, 29);
+    Rng rng(static_cast<uint64_t>(players));
+    std::vector<Move> legal;
+    for (bool more = true; more;) {
+      v1::GameState format_one;
+      ASSERT_TRUE(state->SerializePreviousFormat(&format_one));
+      auto decoded = MercadoGame().Deserialize(format_one);
+      ASSERT_TRUE(decoded.ok()) << decoded.status();
+      EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
+      v1::MercadoState old_form;
+      ASSERT_TRUE(format_one.state().UnpackTo(&old_form));
+      EXPECT_EQ(old_form.privileges_size(), players);
+      EXPECT_EQ(old_form.table().seats(0).edges_size(), kPositions);
+      EXPECT_TRUE(old_form.coins().empty());
+      EXPECT_TRUE(old_form.held_privileges().empty());
+      // Format 2 is a little longer (zero counts take a byte) but holds no coin messages.
+      v1::GameState current;
+      state->Serialize(&current);
+      v1::MercadoState new_form;
+      ASSERT_TRUE(current.state().UnpackTo(&new_form));
+      EXPECT_EQ(new_form.coins().size(), 12u + 60u * players);
+      EXPECT_EQ(new_form.held_privileges().size(), 8u * players);
+      EXPECT_FALSE(new_form.table().has_drawn() || new_form.table().seats(0).has_bag());
+      EXPECT_EQ(new_form.privileges_size() + new_form.table().seats(players - 1).edges_size(), 0);
+      more = !state->finished();
+      if (!more) break;
+      state->LegalMoves(legal);
+      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
+    }
+  }
+}
+
+// Format 2's bytes: both forms at once, wrong lengths and counts out of range are refused.
+TEST(MercadoWire, RefusesMixedFormsAndBadBytes) {
+  auto state = NewMercado(3, {}, 13);
+  const auto refusal = [&](const std::function<void(v1::MercadoState&)>& change) {
+    return std::string(testing::DecodeChanged<v1::MercadoState>(*state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::MercadoState&) {}), "");
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_table()->mutable_drawn(); }),
+              HasSubstr("the table's coins are listed both as messages (format 1) and as bytes (format 2)"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_table()->mutable_supply(); }),
+              HasSubstr("the table's coins are listed both"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_table()->mutable_seats(2)->mutable_bag(); }),
+              HasSubstr("seat 2's coins are listed both as messages (format 1) and as bytes (format 2)"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_table()->mutable_seats(1)->add_edges(); }),
+              HasSubstr("seat 1's coins are listed both"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.add_privileges(); }),
+              HasSubstr("the held privileges are listed both as messages (format 1) and as bytes (format 2)"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_coins()->pop_back(); }),
+              HasSubstr("the coins take 191 bytes; 3 players need 192"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_held_privileges()->push_back(0); }),
+              HasSubstr("the held privileges take 25 bytes; 3 players need 24"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { (*proto.mutable_coins())[6 + 5] = 99; }),
+              HasSubstr("the supply holds 99 black coins, too many"));
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { (*proto.mutable_held_privileges())[8 + 3] = 99; }),
+              HasSubstr("seat 1 holds 99 privileges of type 3"));
+  // In range but not what the table says: the cross-checks of format 1 still apply.
+  EXPECT_THAT(refusal([](v1::MercadoState& proto) { ++(*proto.mutable_held_privileges())[0]; }),
+              HasSubstr("privileges, but the table says"));
 }
 
 }  // namespace
