@@ -1,6 +1,7 @@
 #include "tests/support/child_process.h"
 
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -17,9 +18,15 @@ namespace gavel::testing {
 absl::StatusOr<ChildProcess> ChildProcess::Start(const std::vector<std::string>& argv) {
   int fds[2];
   if (pipe(fds) != 0) return absl::InternalError("pipe failed");
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) return absl::InternalError("fork failed");
   if (pid == 0) {
+    // A test or bench that crashes must not leave its servers running (they would hold the
+    // runner's output pipe open). Children are started from the main thread only: the
+    // signal follows the thread that forked.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // the parent died before the line above
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);
