@@ -323,7 +323,9 @@ void CaratState::Setup(EventSink* events) {
 
 Outcome CaratState::outcome() const {
   Outcome result;
+  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
   std::vector<int> scores;
+  scores.reserve(data_.players);
   for (int seat = 0; seat < data_.players; ++seat) {
     scores.push_back(data_.scores[seat]);
     result.scores.push_back(data_.scores[seat]);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -75,7 +76,7 @@ class EventLog : public EventSink {
   }
 
   google::protobuf::RepeatedPtrField<v1::Event> events_;  // without visible_to
-  std::vector<SeatMask> audiences_;
+  absl::InlinedVector<SeatMask, 16> audiences_;  // a move's events fit without an allocation
 };
 
 // Score and place of every seat. Ranks are 1-based; equal ranks share a place.

@@ -971,6 +971,8 @@ void MercadoState::FinishGame(EventSink* events) {
 
 Outcome MercadoState::outcome() const {
   Outcome result;
+  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
+  result.ranks.reserve(data_.players);
   for (int seat = 0; seat < data_.players; ++seat) {
     result.scores.push_back(data_.seats[seat].progress);
     result.ranks.push_back(data_.phase == Phase::kFinished ? RankOf(data_, seat) : 0);

@@ -144,7 +144,9 @@ void MoonlightState::ScoreFinal(EventSink* events) {
 
 Outcome MoonlightState::outcome() const {
   Outcome result;
+  result.scores.reserve(data_.participants());  // one allocation each: the service asks every call
   std::vector<int> totals;
+  totals.reserve(data_.participants());
   for (int seat = 0; seat < data_.participants(); ++seat) {
     totals.push_back(data_.seats[seat].prestige);
     result.scores.push_back(data_.seats[seat].prestige);

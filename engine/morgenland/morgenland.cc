@@ -935,7 +935,9 @@ void MorgenlandState::ApplyKeep(int spell, EventSink* events) {
 
 Outcome MorgenlandState::outcome() const {
   Outcome result;
+  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
   std::vector<std::array<int, 4>> keys;  // artifacts, scrolls (pro), units, -player order
+  keys.reserve(data_.players);
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
     const int artifacts = std::accumulate(s.owned.begin(), s.owned.end(), 0);

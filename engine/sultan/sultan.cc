@@ -277,7 +277,9 @@ void SultanState::StartRound(EventSink* events) {
 
 Outcome SultanState::outcome() const {
   Outcome result;
+  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
   std::vector<std::pair<int, int>> keys;  // (score, jewel count): rules §6
+  keys.reserve(data_.players);
   for (int seat = 0; seat < data_.players; ++seat) {
     const Counts& collection = data_.seats[seat].collection;
     const int score = CollectionScore(collection, data_.players);

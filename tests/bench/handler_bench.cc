@@ -3,7 +3,13 @@
 // game (tests/bench/seeded_game.h). Compare with service_bench to see how much of a call is
 // the engine and how much is gRPC. HandleSealedApply: the same call on a sealed token with
 // the mover's capability. HandleCombinedApply: Apply that also returns the next mover's legal
-// moves and view (one call per turn).
+// moves and view (one call per turn). Each reports its heap allocations per call
+// (`allocations`, counted by the replaced operator new below), a figure that does not depend
+// on the machine's speed.
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
 #include "benchmark/benchmark.h"
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
@@ -11,6 +17,25 @@
 #include "tests/bench/sealed_request.h"
 #include "tests/bench/seeded_game.h"
 #include "service/engine_handler.h"
+
+namespace {
+std::atomic<uint64_t> allocations{0};
+}  // namespace
+
+// Every C++ heap allocation of the process counts (protobuf arenas' blocks and strings,
+// vectors); malloc itself stays the linked allocator's. (g++ cannot see that the replaced
+// operator new is malloc, and warns about the free in operator delete.)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* block = std::malloc(size == 0 ? 1 : size)) return block;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t size) { return ::operator new(size); }
+void operator delete(void* block) noexcept { std::free(block); }
+void operator delete[](void* block) noexcept { std::free(block); }
+void operator delete(void* block, size_t) noexcept { std::free(block); }
+void operator delete[](void* block, size_t) noexcept { std::free(block); }
 
 namespace gavel {
 namespace {
@@ -81,11 +106,16 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call) {
   const std::vector<std::string> requests = RequestBytes(*game, call);
   const std::vector<int> legal_moves_in = LegalMovesReturned(requests, sealer);
   size_t next = 0, request_bytes = 0, response_bytes = 0, legal_moves = 0;
+  const uint64_t allocations_before = allocations.load();
   for (auto _ : bench) {
     const size_t at = next;
     next = next + 1 == requests.size() ? 0 : next + 1;
     const std::string& bytes = requests[at];
-    google::protobuf::Arena arena;  // as the server does per call
+    alignas(16) char first_block[16384];  // as the server's per-call arena (service/engine_server.cc)
+    google::protobuf::ArenaOptions arena_options;
+    arena_options.initial_block = first_block;
+    arena_options.initial_block_size = sizeof first_block;
+    google::protobuf::Arena arena(arena_options);
     auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(&arena);
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(&arena);
@@ -106,6 +136,7 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call) {
   bench.counters["request_bytes"] = per_call(request_bytes);
   bench.counters["response_bytes"] = per_call(response_bytes);
   bench.counters["legal_moves"] = per_call(legal_moves);
+  bench.counters["allocations"] = per_call(allocations.load() - allocations_before);
 }
 
 void RegisterAll() {
