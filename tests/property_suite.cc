@@ -63,6 +63,14 @@ void CheckState(const Config& config, const State& state, uint64_t seed, int ste
   auto decoded = game.Deserialize(wire);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ASSERT_EQ((*decoded)->Bytes(), state.Bytes()) << "serialization round trip changed the state";
+  // Every earlier state format the game still reads (old tokens, stored states) gives the same state.
+  for (int versions_back = 1;; ++versions_back) {
+    v1::GameState earlier;
+    if (!state.SerializeEarlierFormat(versions_back, &earlier)) break;
+    auto from_earlier = game.Deserialize(earlier);
+    ASSERT_TRUE(from_earlier.ok()) << versions_back << " formats back: " << from_earlier.status();
+    ASSERT_EQ((*from_earlier)->Bytes(), state.Bytes()) << versions_back << " formats back";
+  }
 
   std::vector<Move> legal;
   state.LegalMoves(legal);

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
+#include "tests/support/earlier_formats.h"
 
 namespace gavel::carat {
 namespace {
@@ -699,24 +700,12 @@ TEST(CaratWire, SerializedStatesStaySmall) {
 TEST(CaratWire, ReadsFormatOneIntoTheSameState) {
   for (int players = 2; players <= 4; ++players) {
     auto state = NewCarat(players, {{"hand_size", "3"}}, 23);
-    Rng rng(static_cast<uint64_t>(players));
-    std::vector<Move> legal;
-    for (bool more = true; more;) {
-      v1::GameState format_one;
-      ASSERT_TRUE(state->SerializePreviousFormat(&format_one));
-      auto decoded = CaratGame().Deserialize(format_one);
-      ASSERT_TRUE(decoded.ok()) << decoded.status();
-      EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
-      EXPECT_LT(state->Bytes().size(), format_one.ByteSizeLong());
-      v1::CaratState old_form;
-      ASSERT_TRUE(format_one.state().UnpackTo(&old_form));
+    testing::PlayRandomly(*state, static_cast<uint64_t>(players), [](const State& now) {
+      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::CaratState>(now, 1);
+      EXPECT_LT(now.Bytes().size(), now.EarlierFormatBytes(1).size());
       EXPECT_EQ(old_form.board_size(), kSpaces);
       EXPECT_TRUE(old_form.board_tiles().empty());
-      more = !state->finished();
-      if (!more) break;
-      state->LegalMoves(legal);
-      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
-    }
+    });
   }
 }
 

@@ -13,6 +13,7 @@
 #include "engine/core/rng.h"
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
+#include "tests/support/earlier_formats.h"
 
 namespace gavel::mercado {
 namespace {
@@ -863,34 +864,22 @@ TEST(MercadoWire, DecodingErrorsNameTheSeatAndThePart) {
 TEST(MercadoWire, ReadsFormatOneIntoTheSameState) {
   for (int players = 2; players <= kMaxPlayers; ++players) {
     auto state = NewMercado(players, {{"board_side", "B"}}, 29);
-    Rng rng(static_cast<uint64_t>(players));
-    std::vector<Move> legal;
-    for (bool more = true; more;) {
-      v1::GameState format_one;
-      ASSERT_TRUE(state->SerializePreviousFormat(&format_one));
-      auto decoded = MercadoGame().Deserialize(format_one);
-      ASSERT_TRUE(decoded.ok()) << decoded.status();
-      EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
-      v1::MercadoState old_form;
-      ASSERT_TRUE(format_one.state().UnpackTo(&old_form));
+    testing::PlayRandomly(*state, static_cast<uint64_t>(players), [players](const State& now) {
+      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MercadoState>(now, 1);
       EXPECT_EQ(old_form.privileges_size(), players);
       EXPECT_EQ(old_form.table().seats(0).edges_size(), kPositions);
       EXPECT_TRUE(old_form.coins().empty());
       EXPECT_TRUE(old_form.held_privileges().empty());
       // Format 2 is a little longer (zero counts take a byte) but holds no coin messages.
       v1::GameState current;
-      state->Serialize(&current);
+      now.Serialize(&current);
       v1::MercadoState new_form;
       ASSERT_TRUE(current.state().UnpackTo(&new_form));
       EXPECT_EQ(new_form.coins().size(), 12u + 60u * players);
       EXPECT_EQ(new_form.held_privileges().size(), 8u * players);
       EXPECT_FALSE(new_form.table().has_drawn() || new_form.table().seats(0).has_bag());
       EXPECT_EQ(new_form.privileges_size() + new_form.table().seats(players - 1).edges_size(), 0);
-      more = !state->finished();
-      if (!more) break;
-      state->LegalMoves(legal);
-      ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
-    }
+    });
   }
 }
 

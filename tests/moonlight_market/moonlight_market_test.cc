@@ -7,6 +7,7 @@
 #include "gavel/v1/moonlight_market.pb.h"
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
+#include "tests/support/earlier_formats.h"
 
 namespace gavel::moonlight_market {
 namespace {
@@ -752,27 +753,18 @@ TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
 // the same state, at every step of a random game.
 TEST(MoonlightWire, ReadsFormatsOneAndTwoIntoTheSameState) {
   auto state = NewMoonlight(4, 5);
-  Rng rng(2);
-  std::vector<Move> legal;
   int steps = 0;
-  for (; !state->finished(); ++steps) {
+  testing::PlayRandomly(*state, 2, [&steps](const State& now) {
+    ++steps;
     for (int versions_back = 1; versions_back <= 2; ++versions_back) {
-      v1::GameState earlier;
-      ASSERT_TRUE(state->SerializeEarlierFormat(versions_back, &earlier));
-      auto decoded = MoonlightMarketGame().Deserialize(earlier);
-      ASSERT_TRUE(decoded.ok()) << decoded.status();
-      EXPECT_EQ((*decoded)->Bytes(), state->Bytes());
-      v1::MoonlightState old_form;
-      ASSERT_TRUE(earlier.state().UnpackTo(&old_form));
+      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MoonlightState>(now, versions_back);
       EXPECT_EQ(old_form.seats(0).chains_size(), kColours);
       EXPECT_TRUE(old_form.seats(0).chain_tiles().empty());
       EXPECT_EQ(old_form.supply_size(), versions_back == 2 ? kTileKinds : 0);
     }
     v1::GameState none;
-    EXPECT_FALSE(state->SerializeEarlierFormat(3, &none));
-    state->LegalMoves(legal);
-    ASSERT_TRUE(state->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
-  }
+    EXPECT_FALSE(now.SerializeEarlierFormat(3, &none));
+  });
   EXPECT_GT(steps, 50);
 }
 

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
+#include "tests/support/earlier_formats.h"
 
 namespace gavel::morgenland {
 namespace {
@@ -1451,24 +1452,17 @@ TEST(MorgenlandOptions, MaxRoundsEndsTheGame) {
 TEST(MorgenlandWire, ReadsFormatsOneAndTwoIntoTheSameState) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
-  Rng rng(2);
-  std::vector<Move> legal;
-  for (int step = 0; step < 600 && !(*state)->finished(); ++step) {
-    size_t newer_size = (*state)->Bytes().size();
+  testing::PlayRandomly(**state, 2, [](const State& now) {
+    size_t newer_size = now.Bytes().size();
     for (int versions_back = 1; versions_back <= 2; ++versions_back) {
-      v1::GameState earlier;
-      ASSERT_TRUE((*state)->SerializeEarlierFormat(versions_back, &earlier));
-      auto decoded = MorgenlandGame().Deserialize(earlier);
-      ASSERT_TRUE(decoded.ok()) << decoded.status();
-      EXPECT_EQ((*decoded)->Bytes(), (*state)->Bytes());
-      EXPECT_LT(newer_size, earlier.ByteSizeLong());
-      newer_size = earlier.ByteSizeLong();
+      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MorgenlandState>(now, versions_back);
+      EXPECT_GT(old_form.ByteSizeLong(), 0u);
+      EXPECT_LT(newer_size, now.EarlierFormatBytes(versions_back).size());
+      newer_size = now.EarlierFormatBytes(versions_back).size();
     }
     v1::GameState none;
-    EXPECT_FALSE((*state)->SerializeEarlierFormat(3, &none));
-    (*state)->LegalMoves(legal);
-    ASSERT_TRUE((*state)->Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr).ok());
-  }
+    EXPECT_FALSE(now.SerializeEarlierFormat(3, &none));
+  }, /*max_steps=*/600);
 }
 
 // A seat's tokens in both forms at once, or face-up bits beyond its 8 tokens, are refused.
