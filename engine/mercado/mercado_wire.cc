@@ -41,6 +41,23 @@ constexpr int kSeatCoinBytes = (2 + kPositions) * kCoinKinds;
 
 size_t CoinBytes(int players) { return 2 * kCoinKinds + static_cast<size_t>(players) * kSeatCoinBytes; }
 
+// Format 2's order of the coin counts: the drawn coins, the supply, then each seat's bag,
+// person tile and edges at positions 0..7. `visit(name, counts)` returns a status; the first
+// error stops the walk. `DataType` is Data or const Data.
+template <typename DataType, typename Visit>
+absl::Status ForEachCoinSlot(DataType& data, const Visit& visit) {
+  GAVEL_RETURN_IF_ERROR(visit("the drawn coins", data.drawn));
+  GAVEL_RETURN_IF_ERROR(visit("the supply", data.supply));
+  for (int seat = 0; seat < data.players; ++seat) {
+    auto& holder = data.seats[seat];
+    GAVEL_RETURN_IF_ERROR(visit(PartName(seat, "bag"), holder.bag));
+    GAVEL_RETURN_IF_ERROR(visit(PartName(seat, "person tile"), holder.person));
+    for (int position = 0; position < kPositions; ++position)
+      GAVEL_RETURN_IF_ERROR(visit(PartName(seat, "edge at position", position), holder.edges[position]));
+  }
+  return absl::OkStatus();
+}
+
 // Format 2: every coin count on the table from the state's `coins` bytes; the table's coin
 // messages must be absent.
 absl::Status CoinsFromBytes(const v1::MercadoTable& in, absl::string_view bytes, Data* data) {
@@ -54,36 +71,21 @@ absl::Status CoinsFromBytes(const v1::MercadoTable& in, absl::string_view bytes,
   if (bytes.size() != CoinBytes(data->players))
     return Invalid("the coins take ", bytes.size(), " bytes; ", data->players, " players need ",
                    CoinBytes(data->players));
-  const auto next = [&bytes](const PartName& what, CoinCounts* out) {
+  return ForEachCoinSlot(*data, [&bytes](const PartName& what, CoinCounts& out) {
     std::array<uint8_t, kCoinKinds> counts;
     std::copy_n(bytes.begin(), kCoinKinds, counts.begin());
     bytes.remove_prefix(kCoinKinds);
-    return SetCoins(counts, what, out);
-  };
-  GAVEL_RETURN_IF_ERROR(next("the drawn coins", &data->drawn));
-  GAVEL_RETURN_IF_ERROR(next("the supply", &data->supply));
-  for (int seat = 0; seat < data->players; ++seat) {
-    SeatData& holder = data->seats[seat];
-    GAVEL_RETURN_IF_ERROR(next(PartName(seat, "bag"), &holder.bag));
-    GAVEL_RETURN_IF_ERROR(next(PartName(seat, "person tile"), &holder.person));
-    for (int position = 0; position < kPositions; ++position)
-      GAVEL_RETURN_IF_ERROR(next(PartName(seat, "edge at position", position), &holder.edges[position]));
-  }
-  return absl::OkStatus();
+    return SetCoins(counts, what, &out);
+  });
 }
 
 void CoinsToBytes(const Data& data, std::string* out) {
   out->clear();
   out->reserve(CoinBytes(data.players));
-  const auto add = [out](const CoinCounts& coins) { out->append(coins.begin(), coins.end()); };
-  add(data.drawn);
-  add(data.supply);
-  for (int seat = 0; seat < data.players; ++seat) {
-    const SeatData& holder = data.seats[seat];
-    add(holder.bag);
-    add(holder.person);
-    for (const CoinCounts& edge : holder.edges) add(edge);
-  }
+  ForEachCoinSlot(data, [out](const PartName&, const CoinCounts& coins) {
+    out->append(coins.begin(), coins.end());
+    return absl::OkStatus();
+  }).IgnoreError();
 }
 
 // Format 2: each seat's privileges as 8 counts by type.
