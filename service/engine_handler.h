@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
 #include "gavel/v1/engine.pb.h"
+#include "google/protobuf/arena.h"
 #include "service/sealing.h"
 
 namespace gavel::service {
@@ -28,6 +29,25 @@ absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sea
 // moves in the response.
 struct ResponseTail {
   std::string bytes;
+};
+
+// The arena one call's request, response and everything in them live on; its first block,
+// on the stack, holds a typical call without a heap allocation.
+class CallArena {
+ public:
+  CallArena() : arena_(FirstBlock(first_block_)) {}
+  google::protobuf::Arena* get() { return &arena_; }
+
+ private:
+  static google::protobuf::ArenaOptions FirstBlock(char* block) {
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block;
+    options.initial_block_size = kFirstBlockBytes;
+    return options;
+  }
+  static constexpr size_t kFirstBlockBytes = 16384;
+  alignas(16) char first_block_[kFirstBlockBytes];
+  google::protobuf::Arena arena_;
 };
 
 // The length of `response`'s serialization followed by `tail` (and caches the sizes

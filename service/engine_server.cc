@@ -61,14 +61,9 @@ template <typename Request, typename Response, typename Handler>
 absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc::ByteBuffer& in,
                        grpc::ByteBuffer* out, ServiceMetrics* metrics) {
   const auto start = std::chrono::steady_clock::now();
-  // One arena per call: the request, the response and everything in them in a few blocks.
-  alignas(16) char first_block[16384];
-  google::protobuf::ArenaOptions arena_options;
-  arena_options.initial_block = first_block;
-  arena_options.initial_block_size = sizeof first_block;
-  google::protobuf::Arena arena(arena_options);
-  Request& request = *google::protobuf::Arena::CreateMessage<Request>(&arena);
-  Response& response = *google::protobuf::Arena::CreateMessage<Response>(&arena);
+  CallArena arena;
+  Request& request = *google::protobuf::Arena::CreateMessage<Request>(arena.get());
+  Response& response = *google::protobuf::Arena::CreateMessage<Response>(arena.get());
   ResponseTail tail;
   grpc::ByteBuffer copy(in);  // the reader consumes its buffer
   absl::Status status;

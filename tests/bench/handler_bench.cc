@@ -111,14 +111,10 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call) {
     const size_t at = next;
     next = next + 1 == requests.size() ? 0 : next + 1;
     const std::string& bytes = requests[at];
-    alignas(16) char first_block[16384];  // as the server's per-call arena (service/engine_server.cc)
-    google::protobuf::ArenaOptions arena_options;
-    arena_options.initial_block = first_block;
-    arena_options.initial_block_size = sizeof first_block;
-    google::protobuf::Arena arena(arena_options);
-    auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(&arena);
+    service::CallArena arena;  // as the server does per call
+    auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(arena.get());
     request->ParseFromString(bytes);
-    auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(&arena);
+    auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(arena.get());
     service::ResponseTail tail;
     if (const absl::Status status = service::Apply(*request, response, &sealer, &tail); !status.ok())
       bench.SkipWithError(std::string(status.message()).c_str());
