@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 
@@ -167,12 +168,22 @@ void PrintRow(const std::string& game, const char* call, double bytes, const Res
               echoed.p99_us, measured.errors + echoed.errors ? "  (errors!)" : "");
 }
 
+// Stops the benchmark, saying what failed (its servers die with it: ChildProcess).
+[[noreturn]] void Fail(absl::string_view doing, const absl::Status& status) {
+  std::fprintf(stderr, "service_bench: %s: %s\n", std::string(doing).c_str(), status.ToString().c_str());
+  std::exit(1);
+}
+
+template <typename T>
+T OrFail(absl::StatusOr<T> value, absl::string_view doing) {
+  if (!value.ok()) Fail(doing, value.status());
+  return std::move(*value);
+}
+
 testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::string> flags) {
   std::vector<std::string> argv = {"/usr/bin/taskset", "-c", "0", binary};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  auto process = testing::ChildProcess::Start(argv);
-  if (!process.ok()) std::abort();
-  return std::move(*process);
+  return OrFail(testing::ChildProcess::Start(argv), "starting " + binary);
 }
 
 // Every request as the mover's sealed call, at its move number.
@@ -206,7 +217,9 @@ std::vector<std::string> ResponseSized(v1::Engine::Stub& stub, const std::vector
   for (const v1::ApplyRequest& request : requests) {
     v1::ApplyResponse response;
     grpc::ClientContext context;
-    if (!stub.Apply(&context, request, &response).ok()) std::abort();
+    if (const grpc::Status status = stub.Apply(&context, request, &response); !status.ok())
+      Fail("the engine refused an Apply of the seeded game",
+           absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message()));
     out.push_back(std::string(response.ByteSizeLong(), 'x'));
   }
   return out;
@@ -234,9 +247,9 @@ int main(int argc, char** argv) {
                                                   "--metrics_listen=127.0.0.1:0",
                                                   "--sealing_keys=" + key_file});
   auto echo = StartPinned(dir + "/echo_server", {});
-  if (!engine.WaitForLine("metrics on port ").ok()) std::abort();
-  const int engine_port = *engine.WaitForPort();
-  const int echo_port = *echo.WaitForPort();
+  OrFail(engine.WaitForLine("metrics on port "), "waiting for the engine's metrics port");
+  const int engine_port = OrFail(engine.WaitForPort(), "waiting for the engine's port");
+  const int echo_port = OrFail(echo.WaitForPort(), "waiting for the echo server's port");
   auto engine_channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", engine_port),
                                             grpc::InsecureChannelCredentials());
   auto echo_channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", echo_port),
