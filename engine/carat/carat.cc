@@ -322,16 +322,8 @@ void CaratState::Setup(EventSink* events) {
 }
 
 Outcome CaratState::outcome() const {
-  Outcome result;
-  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
-  std::vector<int> scores;
-  scores.reserve(data_.players);
-  for (int seat = 0; seat < data_.players; ++seat) {
-    scores.push_back(data_.scores[seat]);
-    result.scores.push_back(data_.scores[seat]);
-  }
-  result.ranks = finished() ? CompetitionRanks(scores) : std::vector<int>(data_.players, 0);
-  return result;
+  const std::vector<int> keys(data_.scores.begin(), data_.scores.begin() + data_.players);
+  return RankedOutcome(std::vector<double>(keys.begin(), keys.end()), keys, finished());
 }
 
 namespace {

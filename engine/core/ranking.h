@@ -2,7 +2,10 @@
 // Places from ordered keys, shared by every game's final ranking and by the 4/2/1-style
 // awards: a seat's place is 1 + the number of seats whose key is strictly better.
 #include <functional>
+#include <utility>
 #include <vector>
+
+#include "engine/core/game.h"
 
 namespace gavel {
 
@@ -14,6 +17,17 @@ std::vector<int> CompetitionRanks(const std::vector<Key>& keys, Better better = 
     for (size_t j = 0; j < keys.size(); ++j)
       if (better(keys[j], keys[i])) ++ranks[i];
   return ranks;
+}
+
+// The outcome of a game that ranks by ordered keys: every seat's score, and its competition
+// rank by `keys` (higher is better) once `finished`, all 0 before. The callers size both
+// vectors at once: the service asks for the outcome in every call.
+template <typename Key>
+Outcome RankedOutcome(std::vector<double> scores, const std::vector<Key>& keys, bool finished) {
+  Outcome outcome;
+  outcome.ranks = finished ? CompetitionRanks(keys) : std::vector<int>(keys.size(), 0);
+  outcome.scores = std::move(scores);
+  return outcome;
 }
 
 // Dense ranking ("1223"): 1 + the number of distinct strictly better keys.

@@ -970,12 +970,10 @@ void MercadoState::FinishGame(EventSink* events) {
 }
 
 Outcome MercadoState::outcome() const {
-  Outcome result;
-  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
-  result.ranks.reserve(data_.players);
+  Outcome result{.scores = std::vector<double>(data_.players), .ranks = std::vector<int>(data_.players, 0)};
   for (int seat = 0; seat < data_.players; ++seat) {
-    result.scores.push_back(data_.seats[seat].progress);
-    result.ranks.push_back(data_.phase == Phase::kFinished ? RankOf(data_, seat) : 0);
+    result.scores[seat] = data_.seats[seat].progress;
+    if (data_.phase == Phase::kFinished) result.ranks[seat] = RankOf(data_, seat);
   }
   return result;
 }

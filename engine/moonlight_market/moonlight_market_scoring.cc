@@ -143,17 +143,9 @@ void MoonlightState::ScoreFinal(EventSink* events) {
 }
 
 Outcome MoonlightState::outcome() const {
-  Outcome result;
-  result.scores.reserve(data_.participants());  // one allocation each: the service asks every call
-  std::vector<int> totals;
-  totals.reserve(data_.participants());
-  for (int seat = 0; seat < data_.participants(); ++seat) {
-    totals.push_back(data_.seats[seat].prestige);
-    result.scores.push_back(data_.seats[seat].prestige);
-  }
-  result.ranks = data_.phase == Phase::kFinished ? CompetitionRanks(totals)
-                                                 : std::vector<int>(totals.size(), 0);
-  return result;
+  std::vector<int> totals(data_.participants());
+  for (int seat = 0; seat < data_.participants(); ++seat) totals[seat] = data_.seats[seat].prestige;
+  return RankedOutcome(std::vector<double>(totals.begin(), totals.end()), totals, data_.phase == Phase::kFinished);
 }
 
 }  // namespace gavel::moonlight_market

@@ -934,20 +934,15 @@ void MorgenlandState::ApplyKeep(int spell, EventSink* events) {
 // Outcome
 
 Outcome MorgenlandState::outcome() const {
-  Outcome result;
-  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
-  std::vector<std::array<int, 4>> keys;  // artifacts, scrolls (pro), units, -player order
-  keys.reserve(data_.players);
+  std::vector<double> scores(data_.players);
+  std::vector<std::array<int, 4>> keys(data_.players);  // artifacts, scrolls (pro), units, -player order
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
     const int artifacts = std::accumulate(s.owned.begin(), s.owned.end(), 0);
-    result.scores.push_back(artifacts);
-    keys.push_back({artifacts, data_.pro ? s.owned[kScroll] : 0, Total(s.treasure),
-                    -OrderOf(data_, seat)});
+    scores[seat] = artifacts;
+    keys[seat] = {artifacts, data_.pro ? s.owned[kScroll] : 0, Total(s.treasure), -OrderOf(data_, seat)};
   }
-  result.ranks = data_.phase == Phase::kFinished ? CompetitionRanks(keys)
-                                                 : std::vector<int>(data_.players, 0);
-  return result;
+  return RankedOutcome(std::move(scores), keys, data_.phase == Phase::kFinished);
 }
 
 }  // namespace gavel::morgenland

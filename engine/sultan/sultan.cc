@@ -276,19 +276,15 @@ void SultanState::StartRound(EventSink* events) {
 }
 
 Outcome SultanState::outcome() const {
-  Outcome result;
-  result.scores.reserve(data_.players);  // one allocation each: the service asks every call
-  std::vector<std::pair<int, int>> keys;  // (score, jewel count): rules §6
-  keys.reserve(data_.players);
+  std::vector<double> scores(data_.players);
+  std::vector<std::pair<int, int>> keys(data_.players);  // (score, jewel count): rules §6
   for (int seat = 0; seat < data_.players; ++seat) {
     const Counts& collection = data_.seats[seat].collection;
     const int score = CollectionScore(collection, data_.players);
-    result.scores.push_back(score);
-    keys.emplace_back(score, Total(collection));
+    scores[seat] = score;
+    keys[seat] = {score, Total(collection)};
   }
-  result.ranks = data_.phase == Phase::kFinished ? CompetitionRanks(keys)
-                                                 : std::vector<int>(data_.players, 0);
-  return result;
+  return RankedOutcome(std::move(scores), keys, data_.phase == Phase::kFinished);
 }
 
 std::string SultanState::MoveText(Move move) const {
