@@ -40,8 +40,12 @@ struct OpenedState {
   Caller caller;
 };
 
-absl::StatusOr<std::unique_ptr<State>> DecodeState(const v1::GameState& full) {
+// The state `full` holds: a copy of the one the cache keeps under exactly its bytes, or
+// else decoded and validated.
+absl::StatusOr<std::unique_ptr<State>> DecodeState(const v1::GameState& full, StateCache* states) {
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(full.game()));
+  if (states != nullptr && full.state().type_url() == game->info().state_type_url)
+    if (auto state = states->Find(*game, full.state().value())) return state;
   return game->Deserialize(full);
 }
 
@@ -54,7 +58,7 @@ v1::GameState* NewGameState(google::protobuf::Arena* arena, std::unique_ptr<v1::
 
 // Opens a token and checks the capability against its table.
 absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Sealer* sealer,
-                                       google::protobuf::Arena* arena) {
+                                       StateCache* states, google::protobuf::Arena* arena) {
   if (sealer == nullptr)
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
   std::unique_ptr<v1::GameState> owned;
@@ -63,7 +67,7 @@ absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Seal
   if (sealed.seat_capability().empty())
     return absl::UnauthenticatedError("a sealed state needs a capability: a seat's or the owner's");
   GAVEL_ASSIGN_OR_RETURN(const Access access, sealer->Verify(sealed.seat_capability(), header.table));
-  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(*full));
+  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(*full, states));
   if (!access.owner && access.seat >= state->seats())
     return absl::PermissionDeniedError("the capability names a seat this table does not have");
   return OpenedState{std::move(state), Caller{.sealed = true, .access = access, .token = header}};
@@ -71,16 +75,16 @@ absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Seal
 
 // Decodes and validates the state a request carries (the request's arena holds what a
 // token opens to).
-absl::StatusOr<OpenedState> OpenState(const v1::StateRef& ref, const Sealer* sealer) {
+absl::StatusOr<OpenedState> OpenState(const v1::StateRef& ref, const Sealer* sealer, StateCache* states) {
   switch (ref.form_case()) {
     case v1::StateRef::kFull:
       break;
     case v1::StateRef::kSealed:
-      return OpenSealed(ref.sealed(), sealer, ref.GetArena());
+      return OpenSealed(ref.sealed(), sealer, states, ref.GetArena());
     case v1::StateRef::FORM_NOT_SET:
       return absl::InvalidArgumentError("the request carries no state");
   }
-  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(ref.full()));
+  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(ref.full(), states));
   return OpenedState{std::move(state), Caller{}};
 }
 
@@ -236,11 +240,20 @@ void FillInfo(const GameInfo& info, v1::GameInfo* out) {
   }
 }
 
-// A new table's token and the capabilities for its owner and each seat.
-absl::Status SealNewTable(const State& state, const Sealer& sealer, v1::SealedTable* out) {
+// `state`'s message bytes, written into a GameState on `arena` (without one, held by `owner`).
+const std::string& WriteState(const State& state, google::protobuf::Arena* arena,
+                              std::unique_ptr<v1::GameState>& owner) {
+  v1::GameState* full = NewGameState(arena, owner);
+  state.Serialize(full);
+  return full->state().value();
+}
+
+// A new table's token for `state`, whose message is `bytes`, and the capabilities for its
+// owner and each seat.
+absl::Status SealNewTable(const State& state, absl::string_view bytes, const Sealer& sealer,
+                          v1::SealedTable* out) {
   const TableId table = Sealer::NewTable();
-  GAVEL_ASSIGN_OR_RETURN(std::string token,
-                         SealState(state, {.game = state.game().name(), .table = table}, sealer, out->GetArena()));
+  GAVEL_ASSIGN_OR_RETURN(std::string token, sealer.Seal({.game = state.game().name(), .table = table}, bytes));
   out->set_token(std::move(token));
   out->set_owner_capability(sealer.Capability(table, Access{.owner = true}));
   for (Seat seat = 0; seat < state.seats(); ++seat)
@@ -248,12 +261,16 @@ absl::Status SealNewTable(const State& state, const Sealer& sealer, v1::SealedTa
   return absl::OkStatus();
 }
 
-// The token after one more move at the same table.
-absl::StatusOr<std::string> Reseal(const State& state, const TokenHeader& before, const Sealer& sealer,
-                                   google::protobuf::Arena* arena) {
+// The token after one more move at the same table, for the state whose message is `bytes`.
+absl::StatusOr<std::string> Reseal(absl::string_view bytes, const TokenHeader& before, const Sealer& sealer) {
   TokenHeader after = before;
   after.move_number = before.move_number + 1;
-  return SealState(state, after, sealer, arena);
+  return sealer.Seal(after, bytes);
+}
+
+// Keeps the state a response carries, for the next call that sends its bytes back.
+void Keep(StateCache* states, absl::string_view bytes, std::unique_ptr<State> state) {
+  if (states != nullptr) states->Add(bytes, std::move(state));
 }
 
 // Refuses a move the caller may not make now: the game is over, or another seat moves.
@@ -277,9 +294,7 @@ absl::Status CheckMayMove(const State& state, const Caller& caller, const v1::Ap
 absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer,
                                       google::protobuf::Arena* arena) {
   std::unique_ptr<v1::GameState> owned;
-  v1::GameState* full = NewGameState(arena, owned);
-  state.Serialize(full);
-  return sealer.Seal(header, full->state().value());
+  return sealer.Seal(header, WriteState(state, arena, owned));
 }
 
 absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sealer, v1::GameState* full) {
@@ -307,7 +322,7 @@ absl::Status ListGames(const v1::ListGamesRequest&, v1::ListGamesResponse* respo
 }
 
 absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response,
-                     const Sealer* sealer, ResponseTail* tail) {
+                     const Sealer* sealer, ResponseTail* tail, StateCache* states) {
   if (request.seal() && sealer == nullptr)
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.game()));
@@ -317,18 +332,24 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
                          game->NewGame(request.players(), request.seed(), options, &log));
   const Caller owner;
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, tail));
-  if (request.seal())
-    GAVEL_RETURN_IF_ERROR(SealNewTable(*state, *sealer, response->mutable_sealed()));
-  else
+  std::unique_ptr<v1::GameState> owned;
+  absl::string_view bytes;
+  if (request.seal()) {
+    bytes = WriteState(*state, response->GetArena(), owned);
+    GAVEL_RETURN_IF_ERROR(SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
+  } else {
     state->Serialize(response->mutable_state());
+    bytes = response->state().state().value();
+  }
   FillStatus(*state, owner, response->mutable_status());
   FillEvents(log, state->seats(), request.per_seat_events(), owner, response);
+  Keep(states, bytes, std::move(state));
   return absl::OkStatus();
 }
 
 absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
-                        const Sealer* sealer, ResponseTail* tail) {
-  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
+                        const Sealer* sealer, ResponseTail* tail, StateCache* states) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states));
   const State& state = *opened.state;
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
@@ -339,8 +360,8 @@ absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResp
 }
 
 absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer,
-                   ResponseTail* tail) {
-  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
+                   ResponseTail* tail, StateCache* states) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states));
   State& state = *opened.state;
   const Caller& caller = opened.caller;
   GAVEL_RETURN_IF_ERROR(CheckMayMove(state, caller, request));
@@ -349,20 +370,25 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   EventLog log(response->GetArena());
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
+  std::unique_ptr<v1::GameState> owned;
+  absl::string_view bytes;
   if (caller.sealed) {
-    GAVEL_ASSIGN_OR_RETURN(std::string token, Reseal(state, caller.token, *sealer, response->GetArena()));
+    bytes = WriteState(state, response->GetArena(), owned);
+    GAVEL_ASSIGN_OR_RETURN(std::string token, Reseal(bytes, caller.token, *sealer));
     response->set_token(std::move(token));
   } else {
     state.Serialize(response->mutable_state());
+    bytes = response->state().state().value();
   }
   FillStatus(state, caller, response->mutable_status());
   FillEvents(log, state.seats(), request.per_seat_events(), caller, response);
+  Keep(states, bytes, std::move(opened.state));
   return absl::OkStatus();
 }
 
 absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
-                     const Sealer* sealer) {
-  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer));
+                     const Sealer* sealer, StateCache* states) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states));
   const State& state = *opened.state;
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));

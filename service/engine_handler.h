@@ -9,6 +9,7 @@
 #include "gavel/v1/engine.pb.h"
 #include "google/protobuf/arena.h"
 #include "service/sealing.h"
+#include "service/state_cache.h"
 
 namespace gavel::service {
 
@@ -56,15 +57,18 @@ size_t SizeWithTail(const google::protobuf::MessageLite& response, const Respons
 // Writes them to `out`, which holds SizeWithTail's bytes; returns the end.
 uint8_t* WriteWithTail(const google::protobuf::MessageLite& response, const ResponseTail& tail, uint8_t* out);
 
+// With `states`, a handler takes the request's state from that cache when it holds exactly
+// its bytes, and NewGame and Apply keep the state they return there.
 absl::Status ListGames(const v1::ListGamesRequest& request, v1::ListGamesResponse* response);
 absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response,
-                     const Sealer* sealer = nullptr, ResponseTail* tail = nullptr);
+                     const Sealer* sealer = nullptr, ResponseTail* tail = nullptr, StateCache* states = nullptr);
 absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
-                        const Sealer* sealer = nullptr, ResponseTail* tail = nullptr);
+                        const Sealer* sealer = nullptr, ResponseTail* tail = nullptr,
+                        StateCache* states = nullptr);
 absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
-                   const Sealer* sealer = nullptr, ResponseTail* tail = nullptr);
+                   const Sealer* sealer = nullptr, ResponseTail* tail = nullptr, StateCache* states = nullptr);
 absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
-                     const Sealer* sealer = nullptr);
+                     const Sealer* sealer = nullptr, StateCache* states = nullptr);
 absl::Status Resample(const v1::ResampleRequest& request, v1::ResampleResponse* response);
 
 }  // namespace gavel::service

@@ -90,11 +90,12 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
 // CPU-bound, so a thread hop would cost more than it saves.
 class EngineService final : public RawEngine {
  public:
-  EngineService(ServiceMetrics* metrics, const Sealer* sealer) : metrics_(metrics), sealer_(sealer) {}
+  EngineService(ServiceMetrics* metrics, const Sealer* sealer, StateCache* states)
+      : metrics_(metrics), sealer_(sealer), states_(states) {}
 
  private:
-  // Every handler is called as (request, response, tail): those that serve sealed tables
-  // get the sealer, those that list moves the tail.
+  // Every handler is called as (request, response, tail): those that take a state get the
+  // sealer and the state cache, those that list moves the tail.
   template <typename Request, typename Response>
   auto Bind(absl::Status (*handler)(const Request&, Response*)) const {
     return [handler](const Request& request, Response* response, ResponseTail*) {
@@ -102,15 +103,17 @@ class EngineService final : public RawEngine {
     };
   }
   template <typename Request, typename Response>
-  auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*)) const {
-    return [handler, sealer = sealer_](const Request& request, Response* response, ResponseTail*) {
-      return handler(request, response, sealer);
+  auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*, StateCache*)) const {
+    return [handler, sealer = sealer_, states = states_](const Request& request, Response* response,
+                                                         ResponseTail*) {
+      return handler(request, response, sealer, states);
     };
   }
   template <typename Request, typename Response>
-  auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*, ResponseTail*)) const {
-    return [handler, sealer = sealer_](const Request& request, Response* response, ResponseTail* tail) {
-      return handler(request, response, sealer, tail);
+  auto Bind(absl::Status (*handler)(const Request&, Response*, const Sealer*, ResponseTail*, StateCache*)) const {
+    return [handler, sealer = sealer_, states = states_](const Request& request, Response* response,
+                                                         ResponseTail* tail) {
+      return handler(request, response, sealer, tail, states);
     };
   }
 
@@ -138,13 +141,14 @@ class EngineService final : public RawEngine {
 
   ServiceMetrics* metrics_;
   const Sealer* sealer_;
+  StateCache* states_;
 };
 
 }  // namespace
 
 struct EngineServer::Impl {
-  Impl(ServiceMetrics* metrics, const Sealer* sealer)
-      : service(metrics, sealer), health({"gavel.v1.Engine"}), probe_health({"gavel.v1.Engine"}) {}
+  Impl(ServiceMetrics* metrics, const Sealer* sealer, StateCache* states)
+      : service(metrics, sealer, states), health({"gavel.v1.Engine"}), probe_health({"gavel.v1.Engine"}) {}
   EngineService service;
   HealthService health;
   HealthService probe_health;  // the same status on the plaintext probe listener
@@ -157,7 +161,7 @@ absl::StatusOr<std::unique_ptr<EngineServer>> EngineServer::Start(
   grpc::EnableDefaultHealthCheckService(false);
   if (options.reflection) grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<EngineServer> server(new EngineServer());
-  server->impl_ = std::make_unique<Impl>(options.metrics, options.sealer);
+  server->impl_ = std::make_unique<Impl>(options.metrics, options.sealer, options.states);
   GAVEL_ASSIGN_OR_RETURN(auto credentials, ListenerCredentials(options.listen, options.tls));
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, credentials, &server->port_);

@@ -13,6 +13,7 @@ namespace gavel::service {
 
 class ServiceMetrics;
 class Sealer;
+class StateCache;
 
 struct EngineServerOptions {
   std::string listen = "0.0.0.0:50051";
@@ -25,6 +26,7 @@ struct EngineServerOptions {
   int max_connection_age_grace_ms = 10000;
   ServiceMetrics* metrics = nullptr;     // records every call when set; not owned
   const Sealer* sealer = nullptr;        // serves sealed tables when set; not owned
+  StateCache* states = nullptr;          // decoded states found again by their bytes; not owned
   ServerTls tls;                         // plaintext only on loopback unless tls.insecure
   // A second, plaintext listener with only grpc.health.v1, for probes that cannot speak TLS
   // (Kubernetes' gRPC probes); empty: none. It tells nothing but serving or not.

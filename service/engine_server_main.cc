@@ -14,6 +14,7 @@
 #include "service/metrics.h"
 #include "service/mutex_checks.h"
 #include "service/sealing.h"
+#include "service/state_cache.h"
 #include "service/tls_flags.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
@@ -42,6 +43,9 @@ ABSL_FLAG(std::string, sealing_keys, "",
 ABSL_FLAG(int, sealing_keys_poll_ms, 1000, "how often the key file is checked for changes");
 ABSL_FLAG(int, new_sealing_key, 0,
           "print a new random key line with this id (1-255) for the key file, and exit");
+ABSL_FLAG(int, state_cache_entries, 8192,
+          "recent states kept decoded, found again when a request carries exactly their bytes "
+          "(docs/performance.md, \"The decoded-state cache\"); 0: decode every state");
 ABSL_FLAG(std::string, log_level, "info", "spdlog level: trace, debug, info, warn, error");
 
 int main(int argc, char** argv) {
@@ -83,6 +87,14 @@ int main(int argc, char** argv) {
     spdlog::info("metrics on port {}", *port);
     std::printf("metrics on port %d\n", *port);
   }
+  const int cache_entries = absl::GetFlag(FLAGS_state_cache_entries);
+  if (cache_entries < 0) {
+    spdlog::error("--state_cache_entries: must be 0 or more");
+    return 2;
+  }
+  gavel::service::StateCache states(static_cast<size_t>(cache_entries),
+                                    options.metrics != nullptr ? &metrics.registry() : nullptr);
+  options.states = &states;
   std::unique_ptr<gavel::service::Sealer> sealer;
   if (const std::string keys = absl::GetFlag(FLAGS_sealing_keys); !keys.empty()) {
     auto loaded = gavel::service::Sealer::FromFile(keys, absl::GetFlag(FLAGS_sealing_keys_poll_ms));

@@ -1,6 +1,8 @@
-// The handlers' response tail (service/engine_handler.h): the legal moves a handler encodes
-// behind the response, as the server sends them, parse to exactly the response the handler
-// builds without a tail, for every game at every table size and every step of a random game.
+// The handlers' response tail and state cache (service/engine_handler.h): the legal moves a
+// handler encodes behind the response, as the server sends them, parse to exactly the
+// response the handler builds without a tail; and a handler that takes its state from the
+// cache answers exactly as one that decodes it. For every game at every table size and every
+// step of a random game.
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -26,21 +28,24 @@ int Listed(const v1::LegalMovesResponse& response) { return response.moves_size(
 template <typename Response>
 int Listed(const Response& response) { return response.legal_moves_size(); }
 
-// Runs `handler` on `request` with and without a tail; expects the same message received,
-// the moves in the tail only, and returns the response built without one.
+// Runs `handler` on `request` without a tail, with one, and with one and `states`; expects
+// the same message received each time, the moves in the tail only, and returns the response
+// built without a tail or cache.
 template <typename Response, typename Request, typename Handler>
-Response ExpectTailEqualsMessage(const Handler& handler, const Request& request) {
-  Response with_message, with_tail;
-  ResponseTail tail;
-  EXPECT_TRUE(handler(request, &with_message, nullptr, nullptr).ok());
-  EXPECT_TRUE(handler(request, &with_tail, nullptr, &tail).ok());
+Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& request, StateCache& states) {
+  Response with_message, with_tail, with_cache;
+  ResponseTail tail, cached_tail;
+  EXPECT_TRUE(handler(request, &with_message, nullptr, nullptr, nullptr).ok());
+  EXPECT_TRUE(handler(request, &with_tail, nullptr, &tail, nullptr).ok());
+  EXPECT_TRUE(handler(request, &with_cache, nullptr, &cached_tail, &states).ok());
   EXPECT_EQ(Received(with_tail, tail), with_message.SerializeAsString());
+  EXPECT_EQ(Received(with_cache, cached_tail), with_message.SerializeAsString());
   EXPECT_EQ(Listed(with_tail), 0);
   EXPECT_EQ(tail.bytes.empty(), Listed(with_message) == 0) << "the moves travel in the tail";
   return with_message;
 }
 
-TEST(ResponseTail, ListedMovesParseToTheResponseWithoutATail) {
+TEST(ResponseTailAndStateCache, ChangeNothingThatIsReceived) {
   std::mt19937 random(11);
   v1::Include include;
   include.set_legal_moves(true);
@@ -49,7 +54,8 @@ TEST(ResponseTail, ListedMovesParseToTheResponseWithoutATail) {
     SCOPED_TRACE(absl::StrCat(game->name(), " with ", players));
     v1::NewGameRequest request = testing::NewGameRequestFor(*game, players, players * 17);
     *request.mutable_include() = include;
-    const auto created = ExpectTailEqualsMessage<v1::NewGameResponse>(NewGame, request);
+    StateCache states(64);
+    const auto created = ExpectTailAndCacheChangeNothing<v1::NewGameResponse>(NewGame, request, states);
     v1::GameState state = created.state();
     std::vector<v1::Move> legal(created.legal_moves().begin(), created.legal_moves().end());
     while (!legal.empty()) {
@@ -57,16 +63,18 @@ TEST(ResponseTail, ListedMovesParseToTheResponseWithoutATail) {
       *apply.mutable_state()->mutable_full() = state;
       *apply.mutable_move() = legal[random() % legal.size()];
       *apply.mutable_include() = include;
-      const auto applied = ExpectTailEqualsMessage<v1::ApplyResponse>(Apply, apply);
+      const auto applied = ExpectTailAndCacheChangeNothing<v1::ApplyResponse>(Apply, apply, states);
       if (applied.status().finished()) break;
       v1::LegalMovesRequest listed;
       *listed.mutable_state()->mutable_full() = applied.state();
       listed.set_seat(applied.status().to_move());
-      ExpectTailEqualsMessage<v1::LegalMovesResponse>(LegalMoves, listed);
+      ExpectTailAndCacheChangeNothing<v1::LegalMovesResponse>(LegalMoves, listed, states);
       state = applied.state();
       legal.assign(applied.legal_moves().begin(), applied.legal_moves().end());
       if (::testing::Test::HasFailure()) return;
     }
+    EXPECT_EQ(states.misses(), 0) << "every state sent was one a handler had written";
+    EXPECT_GT(states.hits(), 0);
   }
 }
 

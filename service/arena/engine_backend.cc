@@ -12,21 +12,26 @@
 namespace gavel::arena {
 namespace {
 
+// The engine's handlers in this process, with the engine server's state cache: each match's
+// next call finds the state its last one wrote.
 class InProcessEngine final : public EngineBackend {
  public:
   absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* response) override {
-    return service::NewGame(request, response);
+    return service::NewGame(request, response, nullptr, nullptr, &states_);
   }
   absl::Status LegalMoves(const v1::LegalMovesRequest& request,
                           v1::LegalMovesResponse* response) override {
-    return service::LegalMoves(request, response);
+    return service::LegalMoves(request, response, nullptr, nullptr, &states_);
   }
   absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response) override {
-    return service::Apply(request, response);
+    return service::Apply(request, response, nullptr, nullptr, &states_);
   }
   absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response) override {
-    return service::Observe(request, response);
+    return service::Observe(request, response, nullptr, &states_);
   }
+
+ private:
+  service::StateCache states_{4096};
 };
 
 // The engine channel retries UNAVAILABLE (every Engine call is a pure function) and

@@ -3,7 +3,10 @@
 // game (tests/bench/seeded_game.h). Compare with service_bench to see how much of a call is
 // the engine and how much is gRPC. HandleSealedApply: the same call on a sealed token with
 // the mover's capability. HandleCombinedApply: Apply that also returns the next mover's legal
-// moves and view (one call per turn). Each reports its heap allocations per call
+// moves and view (one call per turn). Each runs with the server's decoded-state cache
+// (service/state_cache.h), in which each move's state is the one the previous call wrote,
+// as a client sends it back; HandleApplyDecoding decodes every state, as on a cache miss.
+// Each reports its heap allocations per call
 // (`allocations`, counted by the replaced operator new below), a figure that does not depend
 // on the machine's speed.
 #include <atomic>
@@ -101,8 +104,9 @@ std::vector<int> LegalMovesReturned(const std::vector<std::string>& requests, co
 
 // One iteration handles the next move's request of the game, cycling: the time is the mean
 // over a whole game.
-void HandleApply(benchmark::State& bench, const Game* game, Call call) {
+void HandleApply(benchmark::State& bench, const Game* game, Call call, bool cached) {
   const service::Sealer& sealer = BenchSealer();
+  service::StateCache states(cached ? 8192 : 0);
   const std::vector<std::string> requests = RequestBytes(*game, call);
   const std::vector<int> legal_moves_in = LegalMovesReturned(requests, sealer);
   size_t next = 0, request_bytes = 0, response_bytes = 0, legal_moves = 0;
@@ -116,7 +120,7 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call) {
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(arena.get());
     service::ResponseTail tail;
-    if (const absl::Status status = service::Apply(*request, response, &sealer, &tail); !status.ok())
+    if (const absl::Status status = service::Apply(*request, response, &sealer, &tail, &states); !status.ok())
       bench.SkipWithError(std::string(status.message()).c_str());
     std::string out(service::SizeWithTail(*response, tail), '\0');  // as the server serializes
     service::WriteWithTail(*response, tail, reinterpret_cast<uint8_t*>(out.data()));
@@ -133,14 +137,18 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call) {
   bench.counters["response_bytes"] = per_call(response_bytes);
   bench.counters["legal_moves"] = per_call(legal_moves);
   bench.counters["allocations"] = per_call(allocations.load() - allocations_before);
+  if (cached) bench.counters["cache_hits"] = states.hits() / (states.hits() + states.misses());
 }
 
 void RegisterAll() {
   for (const Game* game : AllGames()) {
-    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game, Call::kPlain);
-    benchmark::RegisterBenchmark(("HandleSealedApply/" + game->name()).c_str(), HandleApply, game, Call::kSealed);
+    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game, Call::kPlain, true);
+    benchmark::RegisterBenchmark(("HandleApplyDecoding/" + game->name()).c_str(), HandleApply, game, Call::kPlain,
+                                 false);
+    benchmark::RegisterBenchmark(("HandleSealedApply/" + game->name()).c_str(), HandleApply, game, Call::kSealed,
+                                 true);
     benchmark::RegisterBenchmark(("HandleCombinedApply/" + game->name()).c_str(), HandleApply, game,
-                                 Call::kCombined);
+                                 Call::kCombined, true);
   }
 }
 

@@ -1,0 +1,56 @@
+#pragma once
+// Decoded states this server wrote recently, found again by their exact bytes.
+//
+// A caller sends back the state its last call returned: the arena's referee, a game
+// backend, a bot's loop. Decoding and validating those bytes again was the largest part of
+// an Apply (docs/performance.md, "The decoded-state cache"). The server keeps each state it
+// writes, decoded, under its serialization; a request carrying exactly those bytes gets a
+// copy instead of a decode. Any other bytes, one differing byte included, are decoded and
+// validated completely, as before: a state from the cache is one this server produced from
+// a validated state and a legal move, and equal bytes decode to an equal state. Bounded:
+// the oldest state goes when it is full.
+#include <memory>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "engine/core/game.h"
+
+namespace prometheus {
+class Counter;
+class Registry;
+}  // namespace prometheus
+
+namespace gavel::service {
+
+class StateCache {
+ public:
+  // Holds up to `capacity` states (0: none, every state is decoded). Counts lookups as
+  // gavel_engine_state_cache_lookups_total{result="hit"|"miss"}, in `registry` when given.
+  explicit StateCache(size_t capacity, prometheus::Registry* registry = nullptr);
+  ~StateCache();
+  StateCache(const StateCache&) = delete;
+  StateCache& operator=(const StateCache&) = delete;
+
+  // A copy of the state of `game` whose state message serializes to exactly `bytes`, or
+  // nullptr when none is held.
+  std::unique_ptr<State> Find(const Game& game, absl::string_view bytes);
+  // Keeps `state`, whose state message serializes to `bytes`.
+  void Add(absl::string_view bytes, std::unique_ptr<const State> state);
+
+  size_t capacity() const { return capacity_; }
+  // Lookups so far that found their state, and those that did not.
+  double hits() const;
+  double misses() const;
+
+ private:
+  struct Shard;
+  Shard& ShardOf(size_t hash);
+
+  size_t capacity_;
+  std::vector<std::unique_ptr<Shard>> shards_;
+  std::unique_ptr<prometheus::Registry> own_registry_;  // without a server's
+  prometheus::Counter* hits_;
+  prometheus::Counter* misses_;
+};
+
+}  // namespace gavel::service

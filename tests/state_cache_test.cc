@@ -1,0 +1,168 @@
+// The decoded-state cache (service/state_cache.h): found only by exactly the bytes it was
+// kept under, bounded, and behind the handlers it turns nothing unvalidated into a state.
+#include "service/state_cache.h"
+
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/registry.h"
+#include "gtest/gtest.h"
+#include "service/engine_handler.h"
+#include "tests/support/test_games.h"
+
+namespace gavel::service {
+namespace {
+
+// `count` distinct states of `game` (the positions of one random game and its successors),
+// each with its message bytes.
+std::vector<std::pair<std::string, std::unique_ptr<State>>> States(const Game& game, size_t count) {
+  std::vector<std::pair<std::string, std::unique_ptr<State>>> out;
+  std::mt19937 random(3);
+  for (uint64_t seed = 1; out.size() < count; ++seed) {
+    auto state = *game.NewGame(game.info().min_players, seed, {});
+    std::vector<Move> moves;
+    while (!state->finished() && out.size() < count) {
+      v1::GameState proto;
+      state->Serialize(&proto);
+      out.emplace_back(proto.state().value(), state->Clone());
+      state->LegalMoves(moves);
+      EXPECT_TRUE(state->Apply(moves[random() % moves.size()]).ok());
+    }
+  }
+  return out;
+}
+
+std::string Bytes(const State& state) {
+  v1::GameState proto;
+  state.Serialize(&proto);
+  return proto.state().value();
+}
+
+TEST(StateCache, FindsACopyByExactlyTheBytesItWasKeptUnder) {
+  const Game& game = testing::TestGame();
+  auto states = States(game, 2);
+  StateCache cache(64);
+  EXPECT_EQ(cache.Find(game, states[0].first), nullptr);
+  cache.Add(states[0].first, states[0].second->Clone());
+  const auto found = cache.Find(game, states[0].first);
+  ASSERT_NE(found, nullptr);
+  EXPECT_NE(found.get(), states[0].second.get());
+  EXPECT_EQ(Bytes(*found), states[0].first);
+  std::string changed = states[0].first;
+  changed.back() ^= 1;
+  EXPECT_EQ(cache.Find(game, changed), nullptr);
+  EXPECT_EQ(cache.Find(game, states[0].first + '\0'), nullptr);
+  EXPECT_EQ(cache.Find(game, states[1].first), nullptr);
+  EXPECT_EQ(cache.hits(), 1);
+  EXPECT_EQ(cache.misses(), 4);
+}
+
+TEST(StateCache, AnotherGamesStateIsNotFound) {
+  const Game& game = testing::TestGame();
+  const Game* other = nullptr;
+  for (const Game* candidate : AllGames())
+    if (candidate != &game) other = candidate;
+  ASSERT_NE(other, nullptr);
+  auto states = States(game, 1);
+  StateCache cache(64);
+  cache.Add(states[0].first, std::move(states[0].second));
+  EXPECT_EQ(cache.Find(*other, states[0].first), nullptr);
+  EXPECT_NE(cache.Find(game, states[0].first), nullptr);
+}
+
+TEST(StateCache, HoldsAtMostItsCapacityTheNewestKept) {
+  const Game& game = testing::TestGame();
+  constexpr size_t kCapacity = 32;
+  auto states = States(game, 10 * kCapacity);
+  StateCache cache(kCapacity);
+  for (auto& [bytes, state] : states) cache.Add(bytes, state->Clone());
+  size_t held = 0;
+  for (const auto& [bytes, state] : states) held += cache.Find(game, bytes) != nullptr;
+  EXPECT_LE(held, kCapacity);
+  EXPECT_GE(held, kCapacity / 4) << "each shard keeps its newest";
+  EXPECT_NE(cache.Find(game, states.back().first), nullptr) << "the newest is held";
+  EXPECT_EQ(cache.Find(game, states.front().first), nullptr) << "the oldest went";
+}
+
+TEST(StateCache, OfCapacityZeroHoldsNothing) {
+  const Game& game = testing::TestGame();
+  auto states = States(game, 1);
+  StateCache cache(0);
+  cache.Add(states[0].first, std::move(states[0].second));
+  EXPECT_EQ(cache.Find(game, states[0].first), nullptr);
+}
+
+// A request whose state is not exactly a kept one is decoded and validated as without a
+// cache: the same error, and nothing kept from it.
+TEST(StateCache, BytesNotKeptAreValidatedAsWithoutACache) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    StateCache states(64);
+    v1::NewGameResponse created;
+    ASSERT_TRUE(NewGame(testing::NewGameRequestFor(*game, game->info().min_players, 7), &created, nullptr, nullptr,
+                        &states).ok());
+    std::vector<v1::Move> moves;
+    {
+      v1::LegalMovesRequest listed;
+      *listed.mutable_state()->mutable_full() = created.state();
+      listed.set_seat(created.status().to_move());
+      v1::LegalMovesResponse response;
+      ASSERT_TRUE(LegalMoves(listed, &response).ok());
+      moves.assign(response.moves().begin(), response.moves().end());
+    }
+    for (const std::string& garbage : {std::string("\xff"), std::string("\x08\x80", 2)}) {
+      v1::ApplyRequest apply;
+      *apply.mutable_state()->mutable_full() = created.state();
+      apply.mutable_state()->mutable_full()->mutable_state()->mutable_value()->append(garbage);
+      *apply.mutable_move() = moves.front();
+      v1::ApplyResponse without, with;
+      const absl::Status expected = Apply(apply, &without);
+      EXPECT_FALSE(expected.ok());
+      EXPECT_EQ(Apply(apply, &with, nullptr, nullptr, &states), expected);
+    }
+    // The same bytes under another message type are not the kept state either.
+    v1::ApplyRequest apply;
+    *apply.mutable_state()->mutable_full() = created.state();
+    apply.mutable_state()->mutable_full()->mutable_state()->set_type_url("type.googleapis.com/gavel.v1.Nothing");
+    *apply.mutable_move() = moves.front();
+    v1::ApplyResponse without, with;
+    const absl::Status expected = Apply(apply, &without);
+    EXPECT_FALSE(expected.ok());
+    EXPECT_EQ(Apply(apply, &with, nullptr, nullptr, &states), expected);
+    EXPECT_EQ(states.hits(), 0);
+  }
+}
+
+// A sealed table's next call finds the state its last one wrote (the token's plaintext).
+TEST(StateCache, ASealedTablesNextCallFindsItsState) {
+  const Sealer sealer(*KeyRing::Parse(KeyRing::NewKeyLine(1, true)));
+  StateCache states(64);
+  const Game& game = testing::TestGame();
+  v1::NewGameRequest request = testing::NewGameRequestFor(game, game.info().min_players, 9);
+  request.set_seal(true);
+  request.mutable_include()->set_legal_moves(true);
+  v1::NewGameResponse created;
+  ASSERT_TRUE(NewGame(request, &created, &sealer, nullptr, &states).ok());
+  std::string token = created.sealed().token();
+  v1::Move move = created.legal_moves(0);
+  for (int turn = 0; turn < 5; ++turn) {
+    v1::ApplyRequest apply;
+    apply.mutable_state()->mutable_sealed()->set_token(token);
+    apply.mutable_state()->mutable_sealed()->set_seat_capability(created.sealed().owner_capability());
+    *apply.mutable_move() = move;
+    apply.mutable_include()->set_legal_moves(true);
+    v1::ApplyResponse cached, decoded;
+    ASSERT_TRUE(Apply(apply, &cached, &sealer, nullptr, &states).ok());
+    ASSERT_TRUE(Apply(apply, &decoded, &sealer).ok());
+    EXPECT_EQ(cached.status().SerializeAsString(), decoded.status().SerializeAsString());
+    EXPECT_EQ(cached.legal_moves_size(), decoded.legal_moves_size());
+    if (cached.status().finished()) break;
+    token = cached.token();
+    move = cached.legal_moves(0);
+  }
+  EXPECT_EQ(states.misses(), 0);
+  EXPECT_GE(states.hits(), 5);
+}
+
+}  // namespace
+}  // namespace gavel::service
