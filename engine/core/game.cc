@@ -1,6 +1,7 @@
 #include "engine/core/game.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/hash.h"
@@ -12,18 +13,24 @@
 
 namespace gavel {
 
-void EventLog::Emit(SeatMask audience, const google::protobuf::Message& detail,
-                    std::string text) {
+void EventLog::Record(SeatMask audience, const std::string& type_url,
+                      const google::protobuf::MessageLite& detail, std::string text) {
   v1::Event& event = *events_.Add();
-  event.mutable_detail()->PackFrom(detail);
+  google::protobuf::Any* packed = event.mutable_detail();  // as Any::PackFrom packs it
+  packed->set_type_url(type_url);
+  detail.SerializeToString(packed->mutable_value());
   event.set_text(std::move(text));
   audiences_.push_back(audience);
 }
 
 void EventLog::MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out) {
-  for (int i = 0; i < events_.size(); ++i)
+  const SeatMask all_seats = (SeatMask{1} << seats) - 1;
+  for (int i = 0; i < events_.size(); ++i) {
+    auto* visible_to = events_[i].mutable_visible_to();
+    visible_to->Reserve(std::popcount(audiences_[i] & all_seats));
     for (Seat seat = 0; seat < seats; ++seat)
-      if (audiences_[i] & OnlySeat(seat)) events_[i].add_visible_to(seat);
+      if (audiences_[i] & OnlySeat(seat)) visible_to->Add(seat);
+  }
   if (out->empty()) {
     out->Swap(&events_);  // free when both live on the same arena
   } else {

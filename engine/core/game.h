@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/core/options.h"
+#include "engine/core/proto_util.h"
 #include "engine/core/types.h"
 #include "gavel/v1/engine.pb.h"
 
@@ -40,8 +41,15 @@ class EventSink {
   virtual ~EventSink() = default;
   // `audience`: the seats allowed to see this event. An event with hidden content is
   // emitted twice, the full form to its owner and a redacted form to everybody else.
-  virtual void Emit(SeatMask audience, const google::protobuf::Message& detail,
-                    std::string text) = 0;
+  template <typename Detail>
+  void Emit(SeatMask audience, const Detail& detail, std::string text) {
+    Record(audience, TypeUrl<Detail>(), detail, std::move(text));
+  }
+
+ protected:
+  // `type_url`: the detail's, as an Any carries it (built once per message type, not per event).
+  virtual void Record(SeatMask audience, const std::string& type_url,
+                      const google::protobuf::MessageLite& detail, std::string text) = 0;
 };
 
 // Collects events as protos, for the service and for tests.
@@ -50,8 +58,6 @@ class EventLog : public EventSink {
   // Events are built on `arena` when given (e.g. the response's arena, so moving them
   // into the response copies nothing).
   explicit EventLog(google::protobuf::Arena* arena = nullptr) : events_(arena) {}
-  void Emit(SeatMask audience, const google::protobuf::Message& detail,
-            std::string text) override;
   // Moves every event into `out`, with `visible_to` listing the seats among 0..seats-1
   // that may see it. The log is empty afterwards.
   void MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out);
@@ -74,6 +80,9 @@ class EventLog : public EventSink {
     for (int i = 0; i < events_.size(); ++i)
       if (audiences_[i] & OnlySeat(seat)) visit(i);
   }
+
+  void Record(SeatMask audience, const std::string& type_url, const google::protobuf::MessageLite& detail,
+              std::string text) override;
 
   google::protobuf::RepeatedPtrField<v1::Event> events_;  // without visible_to
   absl::InlinedVector<SeatMask, 16> audiences_;  // a move's events fit without an allocation

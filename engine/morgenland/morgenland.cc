@@ -140,8 +140,8 @@ std::string SeatName(int seat) { return absl::StrCat("seat ", seat); }
 
 }  // namespace
 
-void MorgenlandState::Emit(EventSink* events, SeatMask audience,
-                           const google::protobuf::Message& event, std::string text) const {
+void MorgenlandState::Emit(EventSink* events, SeatMask audience, const v1::MorgenlandEvent& event,
+                           std::string text) const {
   if (events) events->Emit(audience, event, std::move(text));
 }
 

@@ -7,6 +7,10 @@
 #include "engine/core/game.h"
 #include "engine/core/rng.h"
 
+namespace gavel::v1 {
+class MorgenlandEvent;
+}  // namespace gavel::v1
+
 namespace gavel::morgenland {
 
 // ---------------------------------------------------------------------------
@@ -307,7 +311,7 @@ class MorgenlandState final : public State {
   void ApplyChoice(int position, EventSink* events);
   void MoveToken(int seat, int token, int dest, EventSink* events);
 
-  void Emit(EventSink* events, SeatMask audience, const google::protobuf::Message& event,
+  void Emit(EventSink* events, SeatMask audience, const v1::MorgenlandEvent& event,
             std::string text) const;
   void EmitUnits(EventSink* events, int seat, int kind, int units, const char* reason) const;
   void EmitResolved(EventSink* events, int space, const std::string& result) const;

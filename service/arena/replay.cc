@@ -18,12 +18,14 @@ namespace {
 // Collects a step's events with their audiences.
 class StepEvents final : public EventSink {
  public:
-  void Emit(SeatMask audience, const google::protobuf::Message&, std::string text) override {
-    events_.emplace_back(audience, std::move(text));
-  }
   std::vector<std::pair<SeatMask, std::string>> Take() { return std::exchange(events_, {}); }
 
  private:
+  void Record(SeatMask audience, const std::string&, const google::protobuf::MessageLite&,
+              std::string text) override {
+    events_.emplace_back(audience, std::move(text));
+  }
+
   std::vector<std::pair<SeatMask, std::string>> events_;
 };
 
