@@ -216,7 +216,8 @@ void CaratState::ApplyLegal(Move move, EventSink* events) {
   data_.rotation[space] = static_cast<uint8_t>(rotation);
   data_.occupied |= uint64_t{1} << space;
   if (events) {
-    v1::CaratEvent event;
+    EventDraft<v1::CaratEvent> draft;
+    v1::CaratEvent& event = *draft;
     auto* placed = event.mutable_tile_placed();
     placed->set_seat(seat);
     TileToProto(tile, placed->mutable_tile());
@@ -239,7 +240,8 @@ void CaratState::ApplyLegal(Move move, EventSink* events) {
     data_.rng = rng.state();
   }
   if (events && finished()) {
-    v1::CaratEvent event;
+    EventDraft<v1::CaratEvent> draft;
+    v1::CaratEvent& event = *draft;
     auto* over = event.mutable_game_over();
     const Outcome result = outcome();
     std::vector<std::string> parts;
@@ -263,7 +265,8 @@ void CaratState::ScoreChip(int chip, EventSink* events) {
     data_.scores[owner] = static_cast<int16_t>(data_.scores[owner] + result.points);
   data_.scored |= uint64_t{1} << chip;
   if (!events) return;
-  v1::CaratEvent event;
+  EventDraft<v1::CaratEvent> draft;
+  v1::CaratEvent& event = *draft;
   auto* scored = event.mutable_chip_scored();
   scored->set_row(ChipRow(chip));
   scored->set_column(ChipColumn(chip));
@@ -294,7 +297,8 @@ void CaratState::DrawTile(Seat seat, Rng& rng, EventSink* events) {
   data_.supply &= ~(uint64_t{1} << tile);
   data_.hands[seat] |= uint64_t{1} << tile;
   if (!events) return;
-  v1::CaratEvent event;
+  EventDraft<v1::CaratEvent> draft;
+  v1::CaratEvent& event = *draft;
   auto* drawn = event.mutable_tile_drawn();
   drawn->set_seat(seat);
   drawn->set_supply_count(static_cast<uint32_t>(std::popcount(data_.supply)));
@@ -311,7 +315,8 @@ void CaratState::Setup(EventSink* events) {
       data_.chip_value[chip++] = static_cast<uint8_t>(value);
   rng.Shuffle(data_.chip_value.data(), kChips);
   if (events) {
-    v1::CaratEvent event;
+    EventDraft<v1::CaratEvent> draft;
+    v1::CaratEvent& event = *draft;
     for (uint8_t value : data_.chip_value) event.mutable_chips_laid()->add_chips(value);
     events->Emit(kEveryone, event, "the 49 point chips are laid out face up");
   }

@@ -13,6 +13,45 @@
 
 namespace gavel {
 
+namespace {
+
+struct EventArena {
+  static google::protobuf::ArenaOptions FirstBlock(char* block) {
+    google::protobuf::ArenaOptions options;
+    options.initial_block = block;
+    options.initial_block_size = sizeof(first_block);
+    return options;
+  }
+  // Resetting an arena costs more than a few heap allocations, so it is reset only after
+  // this many drafts, whose messages fit in the first block.
+  static constexpr int kDraftsPerReset = 32;
+  alignas(16) char first_block[16384];
+  google::protobuf::Arena arena{FirstBlock(first_block)};
+  int open_drafts = 0;
+  int drafts_since_reset = 0;
+};
+
+EventArena& ThreadEventArena() {
+  thread_local EventArena events;
+  return events;
+}
+
+}  // namespace
+
+google::protobuf::Arena& EventScratch::Open() {
+  EventArena& events = ThreadEventArena();
+  ++events.open_drafts;
+  return events.arena;
+}
+
+void EventScratch::Close() {
+  EventArena& events = ThreadEventArena();
+  if (--events.open_drafts == 0 && ++events.drafts_since_reset == EventArena::kDraftsPerReset) {
+    events.arena.Reset();
+    events.drafts_since_reset = 0;
+  }
+}
+
 void EventLog::Record(SeatMask audience, const std::string& type_url,
                       const google::protobuf::MessageLite& detail, std::string text) {
   v1::Event& event = *events_.Add();

@@ -23,6 +23,7 @@
 #include "engine/core/proto_util.h"
 #include "engine/core/types.h"
 #include "gavel/v1/engine.pb.h"
+#include "google/protobuf/arena.h"
 
 namespace google::protobuf {
 class Any;
@@ -50,6 +51,31 @@ class EventSink {
   // `type_url`: the detail's, as an Any carries it (built once per message type, not per event).
   virtual void Record(SeatMask audience, const std::string& type_url,
                       const google::protobuf::MessageLite& detail, std::string text) = 0;
+};
+
+// The arena event drafts are built on: one per thread, reset now and then when no draft is open.
+class EventScratch {
+ public:
+  static google::protobuf::Arena& Open();
+  static void Close();
+};
+
+// An event's detail message while a game builds it, on the thread's event arena instead of
+// the heap, where its message, each part and each list took an allocation of their own
+// (the events were most of a call's allocations). Lives no longer than the scope it is
+// built in: Emit serializes it.
+template <typename Message>
+class EventDraft {
+ public:
+  EventDraft() : message_(google::protobuf::Arena::CreateMessage<Message>(&EventScratch::Open())) {}
+  ~EventDraft() { EventScratch::Close(); }
+  EventDraft(const EventDraft&) = delete;
+  EventDraft& operator=(const EventDraft&) = delete;
+  Message& operator*() { return *message_; }
+  Message* operator->() { return message_; }
+
+ private:
+  Message* message_;
 };
 
 // Collects events as protos, for the service and for tests.

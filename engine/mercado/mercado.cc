@@ -285,7 +285,8 @@ void MercadoState::ApplyPrivilegeChoice(uint32_t id, EventSink* events) {
   --seat.privileges[type];
   ++data_.privileges_gone[type];
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_privilege_played()->set_seat(active);
     PrivilegeToProto(type, event.mutable_privilege_played()->mutable_privilege());
     events->Emit(kEveryone, event,
@@ -306,7 +307,8 @@ void MercadoState::ApplySymbolChoice(uint32_t id, EventSink* events) {
   if (id == kUseSymbol) {
     if (ApplySymbol(active, symbol, Landing::kOptional, events)) return;
   } else if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* skipped = event.mutable_symbol_applied();
     skipped->set_seat(active);
     skipped->set_symbol(static_cast<v1::MercadoEffect>(symbol));
@@ -331,7 +333,8 @@ void MercadoState::ApplyActionChoice(uint32_t id, EventSink* events) {
     return;
   }
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_person_tile_emptied()->set_seat(active);
     CoinsToProto(seat.person, event.mutable_person_tile_emptied()->mutable_coins());
     events->Emit(kEveryone, event,
@@ -366,7 +369,8 @@ void MercadoState::ApplyPlacement(uint32_t id, EventSink* events) {
   ++seat.edges[position][coin];
   data_.placed_this_turn = true;
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* placed = event.mutable_coin_placed();
     placed->set_seat(active);
     placed->set_coin(ToCoinProto(coin));
@@ -386,7 +390,8 @@ void MercadoState::ApplyJokerPlacement(uint32_t id, EventSink* events) {
   data_.joker_in_hand = false;
   ++data_.seats[active].edges[position][kWhite];
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* placed = event.mutable_coin_placed();
     placed->set_seat(active);
     placed->set_coin(v1::MERCADO_COIN_WHITE);
@@ -407,7 +412,8 @@ void MercadoState::ApplyDiscard(uint32_t id, EventSink* events) {
   --data_.seats[discarder].privileges[type];
   ++data_.privileges_gone[type];
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_privilege_discarded()->set_seat(discarder);
     PrivilegeToProto(type, event.mutable_privilege_discarded()->mutable_privilege());
     events->Emit(kEveryone, event,
@@ -431,7 +437,8 @@ void MercadoState::StartTurn(bool extra, EventSink* events) {
   data_.placed_this_turn = false;
   data_.privilege_extra = kNoEffect;
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_turn_started()->set_seat(data_.active);
     event.mutable_turn_started()->set_extra_turn(extra);
     events->Emit(kEveryone, event,
@@ -479,7 +486,8 @@ void MercadoState::EndTurn(EventSink* events) {
     // reached the start tile.
     data_.end_triggered = true;
     if (events) {
-      v1::MercadoEvent event;
+      EventDraft<v1::MercadoEvent> draft;
+      v1::MercadoEvent& event = *draft;
       event.mutable_end_triggered()->set_seat(-1);
       events->Emit(kEveryone, event,
                    absl::StrCat("no marker moved and no goods tile was bought for ", limit,
@@ -510,7 +518,8 @@ int MercadoState::DrawKind(const uint8_t* counts, int kinds) {
 
 void MercadoState::DrawCoins(int count, bool with_seal, EventSink* events) {
   SeatData& seat = data_.seats[data_.active];
-  v1::MercadoEvent event;
+  EventDraft<v1::MercadoEvent> draft;
+  v1::MercadoEvent& event = *draft;
   auto* drawn = event.mutable_coins_drawn();
   std::vector<std::string> names;
   for (int i = 0; i < count; ++i) {
@@ -546,7 +555,8 @@ void MercadoState::ContinuePlacement(EventSink* events) {
 void MercadoState::EndPlacement(EventSink* events) {
   SeatData& seat = data_.seats[data_.active];
   if (events && CoinTotal(data_.drawn) > 0) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_coins_returned()->set_seat(data_.active);
     CoinsToProto(data_.drawn, event.mutable_coins_returned()->mutable_coins());
     events->Emit(kEveryone, event,
@@ -597,7 +607,8 @@ void MercadoState::ScoreTile(int position, EventSink* events) {
     }
   }
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* scored = event.mutable_tile_scored();
     scored->set_seat(active);
     scored->set_position(position);
@@ -662,7 +673,8 @@ void MercadoState::ScoreMarketTile(int position, EventSink* events) {
   const int active = data_.active;
   BuyerCoinsToPersonTile(position);
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* scored = event.mutable_tile_scored();
     scored->set_seat(active);
     scored->set_position(position);
@@ -694,7 +706,8 @@ void MercadoState::ScoreMarketTile(int position, EventSink* events) {
   data_.joker_in_hand = false;
   ++data_.seats[active].bag[kWhite];
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* gain = event.mutable_gain();
     gain->set_seat(active);
     gain->set_effect(v1::MERCADO_EFFECT_GAIN_JOKER);
@@ -722,7 +735,8 @@ void MercadoState::Refill(int position, EventSink* events) {
   data_.rng = rng.state();
   data_.display[position] = static_cast<int8_t>(tile);
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* refilled = event.mutable_display_refilled();
     refilled->set_position(position);
     refilled->set_tile(tile);
@@ -740,7 +754,8 @@ int MercadoState::RevealItem(EventSink* events) {
   data_.rng = rng.state();
   data_.item_discards |= uint32_t{1} << item;
   if (events && reshuffled) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_display_refilled()->set_reshuffled(true);
     event.mutable_display_refilled()->set_tile(item);
     event.mutable_display_refilled()->set_position(kPositions);  // not displayed: revealed
@@ -773,7 +788,8 @@ bool MercadoState::MoveMarker(int seat, int steps, Landing mode, EventSink* even
   const Effect symbol =
       to < kSpaces && !stacked ? TheEdition().tracks[data_.side][new_space] : kNoEffect;
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* moved = event.mutable_marker_moved();
     moved->set_seat(seat);
     moved->set_steps(steps);
@@ -791,7 +807,8 @@ bool MercadoState::MoveMarker(int seat, int steps, Landing mode, EventSink* even
   if (to >= kSpaces && !data_.end_triggered) {
     data_.end_triggered = true;
     if (events) {
-      v1::MercadoEvent event;
+      EventDraft<v1::MercadoEvent> draft;
+      v1::MercadoEvent& event = *draft;
       event.mutable_end_triggered()->set_seat(seat);
       events->Emit(kEveryone, event,
                    absl::StrCat("seat ", seat, " reaches the start tile: the round is finished"));
@@ -807,7 +824,8 @@ bool MercadoState::MoveMarker(int seat, int steps, Landing mode, EventSink* even
 
 bool MercadoState::ApplySymbol(int seat, Effect symbol, Landing mode, EventSink* events) {
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     event.mutable_symbol_applied()->set_seat(seat);
     event.mutable_symbol_applied()->set_symbol(static_cast<v1::MercadoEffect>(symbol));
     event.mutable_symbol_applied()->set_used(true);
@@ -825,7 +843,8 @@ void MercadoState::GiveCoins(int seat, int coin, int count, Effect effect, Event
   data_.supply[coin] = static_cast<uint8_t>(data_.supply[coin] - given);
   data_.seats[seat].bag[coin] = static_cast<uint8_t>(data_.seats[seat].bag[coin] + given);
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* gain = event.mutable_gain();
     gain->set_seat(seat);
     gain->set_effect(static_cast<v1::MercadoEffect>(effect));
@@ -844,7 +863,8 @@ void MercadoState::GiveSeal(int seat, Effect effect, EventSink* events) {
     ++data_.seats[seat].seals;
   }
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     auto* gain = event.mutable_gain();
     gain->set_seat(seat);
     gain->set_effect(static_cast<v1::MercadoEffect>(effect == kNoEffect ? kGainSeal : effect));
@@ -865,7 +885,8 @@ void MercadoState::DrawPrivilege(int seat, EventSink* events) {
     ++data_.seats[seat].privileges[type];
   }
   if (!events) return;
-  v1::MercadoEvent event;
+  EventDraft<v1::MercadoEvent> draft;
+  v1::MercadoEvent& event = *draft;
   event.mutable_privilege_drawn()->set_seat(seat);
   if (type < 0) {
     events->Emit(kEveryone, event, "no privilege is left to draw");
@@ -896,7 +917,8 @@ void MercadoState::ApplyEffect(int seat, Effect effect, EventSink* events) {
         ++data_.supply[kBlack];
       }
       if (events) {
-        v1::MercadoEvent event;
+        EventDraft<v1::MercadoEvent> draft;
+        v1::MercadoEvent& event = *draft;
         event.mutable_gain()->set_seat(seat);
         event.mutable_gain()->set_effect(v1::MERCADO_EFFECT_LOSE_COUNTERFEIT);
         event.mutable_gain()->set_counterfeit(from != nullptr ? -1 : 0);
@@ -915,7 +937,8 @@ void MercadoState::ApplyEffect(int seat, Effect effect, EventSink* events) {
     case kExtraTurn:
       if (data_.extra_turns < 255) ++data_.extra_turns;
       if (events) {
-        v1::MercadoEvent event;
+        EventDraft<v1::MercadoEvent> draft;
+        v1::MercadoEvent& event = *draft;
         event.mutable_gain()->set_seat(seat);
         event.mutable_gain()->set_effect(v1::MERCADO_EFFECT_EXTRA_TURN);
         events->Emit(kEveryone, event, absl::StrCat("seat ", seat, " earns an extra turn"));
@@ -944,7 +967,8 @@ void MercadoState::FinishGame(EventSink* events) {
     const int value = PrivilegeValue(holder.privileges);
     MoveMarker(seat, holder.seals + value, Landing::kNoSymbol, events);
     if (events) {
-      v1::MercadoEvent event;
+      EventDraft<v1::MercadoEvent> draft;
+      v1::MercadoEvent& event = *draft;
       auto* bonus = event.mutable_final_bonus();
       bonus->set_seat(seat);
       bonus->set_seals(holder.seals);
@@ -957,7 +981,8 @@ void MercadoState::FinishGame(EventSink* events) {
   }
   data_.phase = Phase::kFinished;
   if (events) {
-    v1::MercadoEvent event;
+    EventDraft<v1::MercadoEvent> draft;
+    v1::MercadoEvent& event = *draft;
     const Outcome result = outcome();
     std::vector<std::string> parts;
     for (int seat = 0; seat < data_.players; ++seat) {

@@ -249,7 +249,8 @@ void MoonlightState::FillCushions(EventSink* events) {
   data_.supply[kHammer] = static_cast<uint8_t>(data_.supply[kHammer] + set_aside);
   data_.rng = rng.state();
   if (!events) return;
-  v1::MoonlightEvent event;
+  EventDraft<v1::MoonlightEvent> draft;
+  v1::MoonlightEvent& event = *draft;
   auto* filled = event.mutable_cushions_filled();
   filled->set_pass(data_.pass);
   filled->set_hammers_set_aside(set_aside);
@@ -282,7 +283,8 @@ void MoonlightState::DrawHands(EventSink* events) {
       holder.hand |= CardBit(card);
     }
     if (events) {
-      v1::MoonlightEvent event;
+      EventDraft<v1::MoonlightEvent> draft;
+      v1::MoonlightEvent& event = *draft;
       auto* drawn = event.mutable_hand_drawn();
       drawn->set_seat(seat);
       drawn->set_count(kHandSize);
@@ -363,7 +365,8 @@ void MoonlightState::PlaceBid(int seat, int card, int cushion, bool revealed, Ev
   }
   bid = CushionBid{static_cast<int8_t>(seat), static_cast<uint8_t>(card)};
   if (!events) return;
-  v1::MoonlightEvent event;
+  EventDraft<v1::MoonlightEvent> draft;
+  v1::MoonlightEvent& event = *draft;
   auto* placed = event.mutable_bid_placed();
   placed->set_seat(seat);
   placed->set_card(card);
@@ -394,7 +397,8 @@ void MoonlightState::Distribute(EventSink* events) {
     }
     if (cushion == 0) data_.coin_holder = bid.seat;
     if (events) {
-      v1::MoonlightEvent event;
+      EventDraft<v1::MoonlightEvent> draft;
+      v1::MoonlightEvent& event = *draft;
       auto* taken = event.mutable_column_taken();
       taken->set_seat(bid.seat);
       taken->set_cushion(cushion);
@@ -459,7 +463,8 @@ void MoonlightState::GainSeal(int seat, bool from_discard, EventSink* events) {
     if (!data_.unlimited_seals) --data_.seal_supply;
   }
   if (!events) return;
-  v1::MoonlightEvent event;
+  EventDraft<v1::MoonlightEvent> draft;
+  v1::MoonlightEvent& event = *draft;
   auto* gained = event.mutable_seal_gained();
   gained->set_seat(seat);
   gained->set_cause(from_discard ? v1::MoonlightEvent::SEAL_CAUSE_DISCARDED_CHAIN
@@ -482,7 +487,8 @@ void MoonlightState::UseHammer(int seat, int colour, int position, EventSink* ev
     chain.tiles[--chain.size] = 0;
   }
   if (!events) return;
-  v1::MoonlightEvent event;
+  EventDraft<v1::MoonlightEvent> draft;
+  v1::MoonlightEvent& event = *draft;
   auto* used = event.mutable_hammer_used();
   used->set_seat(seat);
   used->set_discard(colour < 0);
@@ -505,7 +511,8 @@ void MoonlightState::Attach(int seat, int tile, int colour, EventSink* events) {
     for (uint8_t old : Tiles(chain)) ++data_.box[old];
     if (events) {
       const int value = ChainValue(Tiles(chain), !data_.face_discard);
-      v1::MoonlightEvent event;
+      EventDraft<v1::MoonlightEvent> draft;
+      v1::MoonlightEvent& event = *draft;
       auto* discarded = event.mutable_chain_discarded();
       discarded->set_seat(seat);
       discarded->set_colour(ToColour(colour));
@@ -521,7 +528,8 @@ void MoonlightState::Attach(int seat, int tile, int colour, EventSink* events) {
   }
   chain.tiles[chain.size++] = static_cast<uint8_t>(tile);
   if (!events) return;
-  v1::MoonlightEvent event;
+  EventDraft<v1::MoonlightEvent> draft;
+  v1::MoonlightEvent& event = *draft;
   auto* attached = event.mutable_tile_attached();
   attached->set_seat(seat);
   attached->set_tile(tile);

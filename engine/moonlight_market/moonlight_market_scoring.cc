@@ -27,7 +27,8 @@ void MoonlightState::EndRound(EventSink* events) {
       holder.under |= holder.hand;
       holder.hand = 0;
       if (events) {
-        v1::MoonlightEvent event;
+        EventDraft<v1::MoonlightEvent> draft;
+        v1::MoonlightEvent& event = *draft;
         event.mutable_card_put_under()->set_seat(seat);
         events->Emit(AllBut(seat), event,
                      absl::StrCat("seat ", seat, " puts its last card under its pile"));
@@ -91,7 +92,8 @@ void MoonlightState::ScorePass(EventSink* events) {
     const std::vector<int> points = ColourPoints(data_, colour, &values, &eligible);
     AddPrestige(points);
     if (!events) continue;
-    v1::MoonlightEvent event;
+    EventDraft<v1::MoonlightEvent> draft;
+    v1::MoonlightEvent& event = *draft;
     auto* scored = event.mutable_colour_scored();
     scored->set_pass(data_.pass);
     scored->set_colour(ToColour(colour));
@@ -115,7 +117,8 @@ void MoonlightState::ScoreFinal(EventSink* events) {
     const std::vector<int> points = FinalPoints(data_, seals, &values, &eligible);
     AddPrestige(points);
     if (!events) continue;
-    v1::MoonlightEvent event;
+    EventDraft<v1::MoonlightEvent> draft;
+    v1::MoonlightEvent& event = *draft;
     auto* scored = event.mutable_final_scored();
     scored->set_kind(seals ? v1::MoonlightEvent::FINAL_KIND_SEALS
                            : v1::MoonlightEvent::FINAL_KIND_LAST_CARD);
@@ -130,7 +133,8 @@ void MoonlightState::ScoreFinal(EventSink* events) {
   data_.phase = Phase::kFinished;
   data_.turn = -1;
   if (events) {
-    v1::MoonlightEvent event;
+    EventDraft<v1::MoonlightEvent> draft;
+    v1::MoonlightEvent& event = *draft;
     auto* over = event.mutable_game_over();
     const Outcome result = outcome();
     for (int seat = 0; seat < n; ++seat) {

@@ -148,7 +148,8 @@ void MorgenlandState::Emit(EventSink* events, SeatMask audience, const v1::Morge
 void MorgenlandState::EmitUnits(EventSink* events, int seat, int kind, int units,
                                 const char* reason) const {
   if (!events) return;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* detail = event.mutable_units();
   detail->set_seat(seat);
   detail->set_kind(kind);
@@ -197,7 +198,8 @@ void MorgenlandState::StartRound(EventSink* events) {
   data_.phase = Phase::kPlace;
   data_.placer = data_.active = data_.camel;
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* started = event.mutable_round_started();
     started->set_round(data_.round + 1);
     started->set_card(data_.card);
@@ -232,7 +234,8 @@ void MorgenlandState::BeginTally(EventSink* events) {
 void MorgenlandState::RevealSpace(EventSink* events) {
   const int space = data_.space;
   if (space == kGate) data_.guard = static_cast<int8_t>(DrawGuard());
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* revealed = event.mutable_revealed();
   revealed->set_space(space);
   if (space == kGate) revealed->set_guard(data_.guard);
@@ -317,7 +320,8 @@ void MorgenlandState::ResolveSpace(EventSink* events) {
 
 void MorgenlandState::EmitResolved(EventSink* events, int space, const std::string& result) const {
   if (!events) return;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* resolved = event.mutable_resolved();
   resolved->set_space(space);
   std::array<int8_t, kMaxPlayers> order{};
@@ -338,7 +342,8 @@ void MorgenlandState::EmitResolved(EventSink* events, int space, const std::stri
 void MorgenlandState::MoveCamel(int seat, EventSink* events) {
   data_.camel = static_cast<int8_t>(seat);
   if (!events) return;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   event.mutable_camel()->set_seat(seat);
   events->Emit(kEveryone, event, absl::StrCat(SeatName(seat), " takes the camel"));
 }
@@ -382,7 +387,8 @@ void MorgenlandState::ResolveTent(const std::array<int8_t, kMaxPlayers>& order, 
   data_.phase = Phase::kTent;
   data_.active = order[0];
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* tent = event.mutable_tent();
     tent->set_seat(order[0]);
     tent->set_second(data_.tent_second);
@@ -422,7 +428,8 @@ void MorgenlandState::ResolveGateFrom(EventSink* events) {
 void MorgenlandState::EnterPalace(int seat, int bribe, EventSink* events) {
   data_.seats[seat].entered = true;
   if (!events) return;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* gate = event.mutable_gate();
   gate->set_seat(seat);
   gate->set_entered(true);
@@ -434,7 +441,8 @@ void MorgenlandState::EnterPalace(int seat, int bribe, EventSink* events) {
 
 void MorgenlandState::StayOut(int seat, EventSink* events) {
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     event.mutable_gate()->set_seat(seat);
     events->Emit(kEveryone, event, absl::StrCat(SeatName(seat), " stays out of the palace"));
   }
@@ -447,7 +455,8 @@ void MorgenlandState::SetAsideToken(int seat, int token, EventSink* events, cons
   SeatData& s = data_.seats[seat];
   const bool shown = s.face_up >> token & 1;
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* aside = event.mutable_set_aside();
     aside->set_reason(why);
     const std::string text = absl::StrCat(SeatName(seat), "'s token on ",
@@ -488,7 +497,8 @@ void MorgenlandState::StartPayment(EventSink* events) {
   data_.kinds_used = 0;
   data_.phase = Phase::kRoomPay;
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     event.mutable_bought()->set_seat(data_.active);
     event.mutable_bought()->set_space(data_.space);
     event.mutable_bought()->set_artifact(-1);
@@ -536,7 +546,8 @@ void MorgenlandState::GrantPurchase(int artifact, EventSink* events) {
   data_.buyer = -1;
   ++data_.seats[data_.active].owned[artifact];
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* bought = event.mutable_bought();
     bought->set_seat(data_.active);
     bought->set_space(data_.space);
@@ -592,7 +603,8 @@ void MorgenlandState::Finish(EventSink* events) {
   data_.active = -1;
   if (!events) return;
   const Outcome result = outcome();
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* over = event.mutable_game_over();
   std::string text = "game over;";
   for (int seat = 0; seat < data_.players; ++seat) {
@@ -755,7 +767,8 @@ void MorgenlandState::ApplyPlace(int token, int space, EventSink* events) {
   const bool spied = (data_.spy & ~(1u << seat)) != 0;
   if (spied) s.face_up |= static_cast<uint8_t>(1 << token);
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* placed = event.mutable_placed();
     const std::string text = absl::StrCat(SeatName(seat), " places a token on ", SpaceName(space));
     FillToken(data_, seat, token, spied, placed->mutable_token());
@@ -776,7 +789,8 @@ void MorgenlandState::ApplyKind(int kind, EventSink* events) {
     case Phase::kPick: {
       ++s.start[kind];
       if (events) {
-        v1::MorgenlandEvent event;
+        EventDraft<v1::MorgenlandEvent> draft;
+        v1::MorgenlandEvent& event = *draft;
         event.mutable_picked()->set_seat(data_.active);
         event.mutable_picked()->set_kind(-1);
         const std::string text = absl::StrCat(SeatName(data_.active), " picks a starting unit");
@@ -902,7 +916,8 @@ void MorgenlandState::ApplyKeep(int spell, EventSink* events) {
     data_.discards |= 1u << other;
   }
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* tent = event.mutable_tent();
     tent->set_seat(winner);
     tent->set_second(second);

@@ -128,7 +128,8 @@ void MorgenlandState::ApplyPower(int seat, int artifact, int token, EventSink* e
       break;  // Lamp: spells become playable; Counterspell: handled by the counter window
   }
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* invoked = event.mutable_invoked();
     invoked->set_seat(seat);
     invoked->set_artifact(artifact);

@@ -108,7 +108,8 @@ void MorgenlandState::PlaySpell(int seat, int spell, int target, int copied, Eve
   pending = Pending{static_cast<int8_t>(spell), static_cast<int8_t>(seat),
                     static_cast<int8_t>(copied), static_cast<uint16_t>(target), 0};
   if (events) {
-    v1::MorgenlandEvent event;
+    EventDraft<v1::MorgenlandEvent> draft;
+    v1::MorgenlandEvent& event = *draft;
     auto* played = event.mutable_spell();
     played->set_seat(seat);
     played->set_spell(spell);
@@ -143,7 +144,8 @@ void MorgenlandState::PassCounter(EventSink* events) {
 void MorgenlandState::EmitSpellStage(EventSink* events, const Pending& spell, const char* stage,
                                      int by) const {
   if (!events) return;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* detail = event.mutable_spell();
   detail->set_seat(spell.caster);
   detail->set_spell(spell.spell);
@@ -208,7 +210,8 @@ void MorgenlandState::MoveToken(int seat, int token, int dest, EventSink* events
   if (dest == data_.space) s.face_up |= static_cast<uint8_t>(1 << token);
   if (!events) return;
   const bool shown = s.face_up >> token & 1;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* token_proto = event.mutable_placed()->mutable_token();
   token_proto->set_seat(seat);
   token_proto->set_space(dest);

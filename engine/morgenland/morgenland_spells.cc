@@ -547,7 +547,8 @@ void ShowStack(MorgenlandState& state, int caster, int room_space, EventSink* ev
   data.phase = Phase::kChoose;
   data.active = static_cast<int8_t>(caster);
   if (!events) return;
-  v1::MorgenlandEvent event;
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent& event = *draft;
   auto* shown = event.mutable_shown();
   shown->set_seat(caster);
   shown->set_space(room_space);

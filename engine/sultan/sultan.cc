@@ -121,7 +121,8 @@ void SultanState::ApplyLegal(Move move, EventSink* events) {
       for (; data_.drawn[c] > 0; --data_.drawn[c]) data_.cushions[cushion++] = static_cast<int8_t>(c);
     data_.phase = Phase::kBid;
     if (events) {
-      v1::SultanEvent event;
+      EventDraft<v1::SultanEvent> draft;
+      v1::SultanEvent& event = *draft;
       auto* returned = event.mutable_jewel_returned();
       returned->set_jewel(ToJewel(colour));
       std::vector<std::string> names;
@@ -141,7 +142,8 @@ void SultanState::ApplyLegal(Move move, EventSink* events) {
   data_.bids[data_.bids_made++] = Bid{static_cast<int8_t>(seat), static_cast<uint8_t>(cushion),
                                       static_cast<uint8_t>(value)};
   if (events) {
-    v1::SultanEvent event;
+    EventDraft<v1::SultanEvent> draft;
+    v1::SultanEvent& event = *draft;
     auto* placed = event.mutable_bid_placed();
     placed->set_seat(seat);
     placed->set_cushion(cushion);
@@ -166,7 +168,8 @@ void SultanState::ResolveRound(EventSink* events) {
       ++data_.seats[winner].collection[colour];
     }
     if (events) {
-      v1::SultanEvent event;
+      EventDraft<v1::SultanEvent> draft;
+      v1::SultanEvent& event = *draft;
       auto* resolved = event.mutable_cushion_resolved();
       resolved->set_cushion(cushion);
       resolved->set_jewel(ToJewel(colour));
@@ -203,7 +206,8 @@ void SultanState::FinishRound(EventSink* events) {
     if (++data_.pass == kPasses) {
       data_.phase = Phase::kFinished;
       if (events) {
-        v1::SultanEvent event;
+        EventDraft<v1::SultanEvent> draft;
+        v1::SultanEvent& event = *draft;
         auto* over = event.mutable_game_over();
         const Outcome result = outcome();
         std::vector<std::string> parts;
@@ -242,7 +246,8 @@ void SultanState::DrawHands(EventSink* events) {
       ++drawn[value];
     }
     if (events) {
-      v1::SultanEvent event;
+      EventDraft<v1::SultanEvent> draft;
+      v1::SultanEvent& event = *draft;
       auto* hand = event.mutable_hand_drawn();
       hand->set_seat(seat);
       hand->set_count(hand_size);
@@ -259,7 +264,8 @@ void SultanState::StartRound(EventSink* events) {
   const int draws = ParamsFor(data_.players).cushions + 1;
   Rng rng(data_.rng);
   std::vector<std::string> names;
-  v1::SultanEvent event;
+  EventDraft<v1::SultanEvent> draft;
+  v1::SultanEvent& event = *draft;
   for (int i = 0; i < draws; ++i) {
     const int colour = rng.PickWeighted(data_.bag.data(), kColours, Total(data_.bag));
     --data_.bag[colour];
