@@ -248,6 +248,17 @@ const std::string& WriteState(const State& state, google::protobuf::Arena* arena
   return full->state().value();
 }
 
+// Writes the state a response returns: into its `state` field, or, for a sealed table, into
+// a scratch GameState on its arena (without one, held by `owner`) to be sealed. Returns the
+// state message's bytes.
+template <typename Response>
+absl::string_view WriteNewState(const State& state, bool sealed, Response* response,
+                                std::unique_ptr<v1::GameState>& owner) {
+  if (sealed) return WriteState(state, response->GetArena(), owner);
+  state.Serialize(response->mutable_state());
+  return response->state().state().value();
+}
+
 // A new table's token for `state`, whose message is `bytes`, and the capabilities for its
 // owner and each seat.
 absl::Status SealNewTable(const State& state, absl::string_view bytes, const Sealer& sealer,
@@ -333,14 +344,8 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   const Caller owner;
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, tail));
   std::unique_ptr<v1::GameState> owned;
-  absl::string_view bytes;
-  if (request.seal()) {
-    bytes = WriteState(*state, response->GetArena(), owned);
-    GAVEL_RETURN_IF_ERROR(SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
-  } else {
-    state->Serialize(response->mutable_state());
-    bytes = response->state().state().value();
-  }
+  const absl::string_view bytes = WriteNewState(*state, request.seal(), response, owned);
+  if (request.seal()) GAVEL_RETURN_IF_ERROR(SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
   FillStatus(*state, owner, response->mutable_status());
   FillEvents(log, state->seats(), request.per_seat_events(), owner, response);
   Keep(states, bytes, std::move(state));
@@ -371,14 +376,10 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
   std::unique_ptr<v1::GameState> owned;
-  absl::string_view bytes;
+  const absl::string_view bytes = WriteNewState(state, caller.sealed, response, owned);
   if (caller.sealed) {
-    bytes = WriteState(state, response->GetArena(), owned);
     GAVEL_ASSIGN_OR_RETURN(std::string token, Reseal(bytes, caller.token, *sealer));
     response->set_token(std::move(token));
-  } else {
-    state.Serialize(response->mutable_state());
-    bytes = response->state().state().value();
   }
   FillStatus(state, caller, response->mutable_status());
   FillEvents(log, state.seats(), request.per_seat_events(), caller, response);

@@ -4,9 +4,10 @@
 # per engine core (moves divided by the engine's CPU seconds), matches and moves per second,
 # the arena's CPU per move and its memory per connected bot.
 #
-#   tests/bench/arena_calls.sh [build_dir] [games] [deals] [bots] [concurrency]
+#   tests/bench/arena_calls.sh [build_dir] [games] [deals] [bots] [concurrency] [engine flags...]
 #   tests/bench/arena_calls.sh build sultan,carat 20 4
 #   tests/bench/arena_calls.sh build "" 2 200 64     # how far one arena goes
+#   tests/bench/arena_calls.sh build "" 6 4 4 --state_cache_entries=0   # every state decoded
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build_dir=${1:-build}
@@ -14,6 +15,7 @@ games=${2:-}
 deals=${3:-20}
 bots=${4:-4}
 concurrency=${5:-4}
+engine_flags=("${@:6}")
 work=$(mktemp -d)
 pids=()
 stop_all() {
@@ -55,7 +57,7 @@ memory_kb() {  # $2 of a process's /proc status: VmRSS now, VmHWM its peak
 }
 
 start_server engine engine_fd "metrics on port" "$build_dir/service/gavel-engine" \
-  --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 --log_level=warn
+  --listen=127.0.0.1:0 --metrics_listen=127.0.0.1:0 --log_level=warn "${engine_flags[@]}"
 engine_metrics=$port
 engine_pid=$server_pid
 read -r line <&"$engine_fd"
@@ -84,17 +86,20 @@ done
 end=$(date +%s.%N)
 calls=$(metric_sum "$engine_metrics" gavel_engine_calls_total)
 applies=$(metric_sum "$engine_metrics" gavel_engine_calls_total 'rpc="Apply"')
+cache_hits=$(metric_sum "$engine_metrics" gavel_engine_state_cache_lookups_total 'result="hit"')
+cache_misses=$(metric_sum "$engine_metrics" gavel_engine_state_cache_lookups_total 'result="miss"')
 cpu=$(cpu_seconds "$engine_pid")
 grep -m1 "^tournament" "$work/standings" || true
 matches=$(grep -m1 "^tournament" "$work/standings" | awk '{ print $3 }')
 awk -v calls="$calls" -v moves="$applies" -v cpu="$cpu" -v start="$start" -v end="$end" \
     -v matches="$matches" -v bots="$bots" -v arena_cpu="$arena_cpu" -v idle="$arena_idle_kb" \
-    -v peak="$arena_peak_kb" 'BEGIN {
+    -v peak="$arena_peak_kb" -v hits="$cache_hits" -v misses="$cache_misses" 'BEGIN {
   wall = end - start
   printf "%d bots, %d matches, %d moves in %.1f s: %.1f matches/s, %.0f moves/s\n",
          bots, matches, moves, wall, matches / wall, moves / wall
   printf "engine: %d calls, %.3f calls per move; CPU %.2f s, %.0f moves per engine core-second\n",
          calls, calls / moves, cpu, moves / cpu
+  printf "engine state cache: %d hits, %d misses\n", hits, misses
   printf "arena: CPU %.2f s, %.1f us per move; memory %d KiB idle, %d KiB peak, %.0f KiB per bot\n",
          arena_cpu, 1e6 * arena_cpu / moves, idle, peak, (peak - idle) / bots }'
 wait "$arena_pid"

@@ -44,6 +44,9 @@ ABSL_FLAG(double, overload_seconds, 60, "overload duration");
 ABSL_FLAG(int, deadline_ms, 1000, "deadline of each call");
 ABSL_FLAG(int, channels, 4, "client connections");
 ABSL_FLAG(int, max_in_flight, 20000, "the load generator's own bound on calls in flight");
+ABSL_FLAG(int, state_cache_entries, 8192,
+          "the engine's decoded-state cache (the mix's states are not ones the engine wrote, so "
+          "they miss it, and every NewGame and Apply fills it: its memory at its largest)");
 
 namespace gavel {
 namespace {
@@ -272,7 +275,8 @@ int main(int argc, char** argv) {
   using namespace gavel;
   KeepOffCoreZero();  // the servers get core 0
   auto engine = testing::ChildProcess::Start(
-      {"/usr/bin/taskset", "-c", "0", GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=error"});
+      {"/usr/bin/taskset", "-c", "0", GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=error",
+       "--state_cache_entries=" + std::to_string(absl::GetFlag(FLAGS_state_cache_entries))});
   if (!engine.ok()) return 1;
   const int port = *engine->WaitForPort();
   std::vector<std::unique_ptr<v1::Engine::Stub>> stubs;
