@@ -2,7 +2,9 @@
 // kept under, bounded, and behind the handlers it turns nothing unvalidated into a state.
 #include "service/state_cache.h"
 
+#include <atomic>
 #include <random>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
@@ -90,6 +92,32 @@ TEST(StateCache, OfCapacityZeroHoldsNothing) {
   StateCache cache(0);
   cache.Add(states[0].first, std::move(states[0].second));
   EXPECT_EQ(cache.Find(game, states[0].first), nullptr);
+}
+
+// Handler threads share one cache: whatever a thread finds is the state of the bytes it
+// asked for, while others keep adding and replacing.
+TEST(StateCache, ThreadsFindOnlyTheStateOfTheirBytes) {
+  const Game& game = testing::TestGame();
+  const auto states = States(game, 256);
+  StateCache cache(64);  // small: entries are replaced all the time
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0}, found{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::mt19937 random(t);
+      for (int i = 0; i < 4000; ++i) {
+        const auto& [bytes, state] = states[random() % states.size()];
+        if (random() % 2 == 0) {
+          cache.Add(bytes, state->Clone());
+        } else if (const auto copy = cache.Find(game, bytes)) {
+          ++found;
+          if (Bytes(*copy) != bytes) ++wrong;
+        }
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(found, 0);
 }
 
 // A request whose state is not exactly a kept one is decoded and validated as without a
