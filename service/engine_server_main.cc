@@ -88,8 +88,8 @@ int main(int argc, char** argv) {
     std::printf("metrics on port %d\n", *port);
   }
   const int cache_entries = absl::GetFlag(FLAGS_state_cache_entries);
-  if (cache_entries < 0) {
-    spdlog::error("--state_cache_entries: must be 0 or more");
+  if (cache_entries < 0 || cache_entries > (1 << 20)) {  // an entry takes up to about 1.5 KiB
+    spdlog::error("--state_cache_entries: must be from 0 to 1048576");
     return 2;
   }
   gavel::service::StateCache states(static_cast<size_t>(cache_entries),

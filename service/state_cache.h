@@ -24,7 +24,8 @@ namespace gavel::service {
 
 class StateCache {
  public:
-  // Holds up to `capacity` states (0: none, every state is decoded). Counts lookups as
+  // Holds up to `capacity` states, rounded up to a multiple of its 16 shards (0: none, every
+  // state is decoded). Counts lookups as
   // gavel_engine_state_cache_lookups_total{result="hit"|"miss"}, in `registry` when given.
   explicit StateCache(size_t capacity, prometheus::Registry* registry = nullptr);
   ~StateCache();

@@ -475,6 +475,53 @@ TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
   EXPECT_THAT(*body, ::testing::Not(HasSubstr("no-such-game")));
 }
 
+// Each Apply of a table played through the server finds the state the previous call wrote
+// in the server's cache, as its metrics count; a cache size out of range stops the server.
+TEST(EngineServerStateCache, ATablesNextCallFindsItsStateAndBadSizesAreRefused) {
+  auto process = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
+                                      "--metrics_listen=127.0.0.1:0", "--log_level=warn"});
+  ASSERT_TRUE(process.ok());
+  auto metrics_line = process->WaitForLine("metrics on port ");
+  ASSERT_TRUE(metrics_line.ok()) << metrics_line.status();
+  const int metrics_port = std::atoi(metrics_line->c_str() + std::string("metrics on port ").size());
+  auto port = process->WaitForPort();
+  ASSERT_TRUE(port.ok());
+  auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
+                                                      grpc::InsecureChannelCredentials()));
+  v1::NewGameRequest request = gavel::testing::NewGameRequestFor(TestGame(), TestPlayers(3), 5);
+  request.mutable_include()->set_legal_moves(true);
+  v1::NewGameResponse created;
+  grpc::ClientContext context;
+  ASSERT_TRUE(stub->NewGame(&context, request, &created).ok());
+  v1::GameState state = created.state();
+  v1::Move move = created.legal_moves(0);
+  constexpr int kMoves = 5;
+  for (int i = 0; i < kMoves; ++i) {
+    v1::ApplyRequest apply;
+    *apply.mutable_state()->mutable_full() = state;
+    *apply.mutable_move() = move;
+    apply.mutable_include()->set_legal_moves(true);
+    v1::ApplyResponse applied;
+    grpc::ClientContext apply_context;
+    ASSERT_TRUE(stub->Apply(&apply_context, apply, &applied).ok());
+    ASSERT_FALSE(applied.status().finished());
+    state = applied.state();
+    move = applied.legal_moves(0);
+  }
+  auto body = gavel::testing::HttpGet(metrics_port, "/metrics");
+  ASSERT_TRUE(body.ok()) << body.status();
+  EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_state_cache_lookups_total{result=\"hit\"} ", kMoves)));
+  EXPECT_THAT(*body, HasSubstr("gavel_engine_state_cache_lookups_total{result=\"miss\"} 0"));
+
+  for (const char* size : {"--state_cache_entries=-1", "--state_cache_entries=1048577"}) {
+    auto refused = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", size});
+    ASSERT_TRUE(refused.ok());
+    auto exit_code = refused->Wait();
+    ASSERT_TRUE(exit_code.ok()) << exit_code.status();
+    EXPECT_EQ(*exit_code, 2) << size;
+  }
+}
+
 // A server with a key file (made by gavel-engine itself) serves sealed tables over gRPC:
 // each seat plays with its own capability, and metrics name the game the token carries.
 TEST(EngineServerSealing, PlaysASealedTableWithAKeyFileFromTheServer) {
