@@ -1,5 +1,6 @@
 // The engine server end to end: a real server process on loopback, clients that play
 // whole games through the RPCs, every kind of bad input, health and graceful shutdown.
+#include <algorithm>
 #include <signal.h>
 
 #include <fstream>
@@ -35,7 +36,10 @@ struct Server {
   ChildProcess process;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<v1::Engine::Stub> stub;
+  int metrics_port = 0;  // with kMetricsFlag
 };
+
+constexpr char kMetricsFlag[] = "--metrics_listen=127.0.0.1:0";
 
 Server StartServer(std::vector<std::string> extra_flags = {}) {
   std::vector<std::string> argv = {GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
@@ -43,11 +47,18 @@ Server StartServer(std::vector<std::string> extra_flags = {}) {
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   auto process = ChildProcess::Start(argv);
   EXPECT_TRUE(process.ok()) << process.status();
+  int metrics_port = 0;
+  if (std::find(extra_flags.begin(), extra_flags.end(), kMetricsFlag) != extra_flags.end()) {
+    constexpr absl::string_view kLine = "metrics on port ";
+    auto line = process->WaitForLine(std::string(kLine));
+    EXPECT_TRUE(line.ok()) << line.status();
+    metrics_port = std::atoi(line->c_str() + kLine.size());
+  }
   auto port = process->WaitForPort();
   EXPECT_TRUE(port.ok()) << port.status();
   auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
                                      grpc::InsecureChannelCredentials());
-  return Server{std::move(*process), channel, v1::Engine::NewStub(channel)};
+  return Server{std::move(*process), channel, v1::Engine::NewStub(channel), metrics_port};
 }
 
 class EngineServerTest : public ::testing::Test {
@@ -442,17 +453,9 @@ TEST_F(EngineServerTest, EventsAreFilteredPerSeat) {
 // The metrics endpoint serves the Prometheus text format with calls by RPC, game and status
 // code; game labels stay bounded whatever names clients send.
 TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
-  std::vector<std::string> argv = {GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
-                                   "--metrics_listen=127.0.0.1:0", "--log_level=warn"};
-  auto process = ChildProcess::Start(argv);
-  ASSERT_TRUE(process.ok());
-  auto metrics_line = process->WaitForLine("metrics on port ");
-  ASSERT_TRUE(metrics_line.ok()) << metrics_line.status();
-  const int metrics_port = std::atoi(metrics_line->c_str() + std::string("metrics on port ").size());
-  auto port = process->WaitForPort();
-  ASSERT_TRUE(port.ok());
-  auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
-                                                      grpc::InsecureChannelCredentials()));
+  Server server = StartServer({kMetricsFlag});
+  const int metrics_port = server.metrics_port;
+  v1::Engine::Stub* stub = server.stub.get();
   const std::string game_name = TestGame().name();
   v1::NewGameRequest request;
   request.set_players(TestPlayers(3));
@@ -478,16 +481,9 @@ TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
 // Each Apply of a table played through the server finds the state the previous call wrote
 // in the server's cache, as its metrics count; a cache size out of range stops the server.
 TEST(EngineServerStateCache, ATablesNextCallFindsItsStateAndBadSizesAreRefused) {
-  auto process = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0",
-                                      "--metrics_listen=127.0.0.1:0", "--log_level=warn"});
-  ASSERT_TRUE(process.ok());
-  auto metrics_line = process->WaitForLine("metrics on port ");
-  ASSERT_TRUE(metrics_line.ok()) << metrics_line.status();
-  const int metrics_port = std::atoi(metrics_line->c_str() + std::string("metrics on port ").size());
-  auto port = process->WaitForPort();
-  ASSERT_TRUE(port.ok());
-  auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
-                                                      grpc::InsecureChannelCredentials()));
+  Server server = StartServer({kMetricsFlag});
+  const int metrics_port = server.metrics_port;
+  v1::Engine::Stub* stub = server.stub.get();
   v1::NewGameRequest request = gavel::testing::NewGameRequestFor(TestGame(), TestPlayers(3), 5);
   request.mutable_include()->set_legal_moves(true);
   v1::NewGameResponse created;
@@ -533,16 +529,9 @@ TEST(EngineServerSealing, PlaysASealedTableWithAKeyFileFromTheServer) {
   const std::string key_file = ::testing::TempDir() + "/engine_sealing_keys";
   std::ofstream(key_file) << *key_line << "\n";
 
-  auto process = ChildProcess::Start({GAVEL_ENGINE_BINARY, "--listen=127.0.0.1:0", "--log_level=warn",
-                                      "--metrics_listen=127.0.0.1:0", "--sealing_keys=" + key_file});
-  ASSERT_TRUE(process.ok());
-  auto metrics_line = process->WaitForLine("metrics on port ");
-  ASSERT_TRUE(metrics_line.ok()) << metrics_line.status();
-  const int metrics_port = std::atoi(metrics_line->c_str() + std::string("metrics on port ").size());
-  auto port = process->WaitForPort();
-  ASSERT_TRUE(port.ok()) << port.status();
-  auto stub = v1::Engine::NewStub(grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port),
-                                                      grpc::InsecureChannelCredentials()));
+  Server server = StartServer({kMetricsFlag, "--sealing_keys=" + key_file});
+  const int metrics_port = server.metrics_port;
+  v1::Engine::Stub* stub = server.stub.get();
   v1::NewGameRequest request;
   request.set_game(TestGame().name());
   request.set_players(TestPlayers(3));
