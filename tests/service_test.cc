@@ -1,8 +1,8 @@
 // The engine server end to end: a real server process on loopback, clients that play
 // whole games through the RPCs, every kind of bad input, health and graceful shutdown.
-#include <algorithm>
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
 #include <future>
 #include <random>
