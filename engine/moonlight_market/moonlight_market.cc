@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/move_texts.h"
 #include "engine/core/ranking.h"
 #include "engine/moonlight_market/moonlight_market_names.h"
 #include "gavel/v1/moonlight_market.pb.h"
@@ -572,14 +573,8 @@ void MoonlightState::BotPlaceTiles(int seat, EventSink* events) {
 // ---------------------------------------------------------------------------
 // Move descriptions
 
-std::string MoonlightState::MoveText(Move move) const {
-  if (IsBid(move)) {
-    const int cushion = BidCushion(move);
-    std::string text = absl::StrCat("bid ", BidCard(move), " on cushion ", cushion);
-    if (cushion < kMaxParticipants && data_.bids[cushion].seat >= 0)
-      absl::StrAppend(&text, " (displacing ", static_cast<int>(data_.bids[cushion].card), ")");
-    return text;
-  }
+std::string IdText(Move move) {
+  if (IsBid(move)) return absl::StrCat("bid ", BidCard(move), " on cushion ", BidCushion(move));
   if (move.id == kHammerDiscard) return "box the hammer unused";
   if (IsHammer(move)) {
     const int colour = HammerColour(move), position = HammerPosition(move);
@@ -588,7 +583,23 @@ std::string MoonlightState::MoveText(Move move) const {
   if (IsAttach(move) && AttachTile(move) <= kWorthless && AttachColour(move) < kColours)
     return absl::StrCat("attach the ", TileName(AttachTile(move)), " to ",
                         kColourNames[AttachColour(move)]);
-  return absl::StrCat("unknown move ", move.id);
+  return "";
+}
+
+bool MoonlightState::Displaces(Move move) const {
+  if (!IsBid(move)) return false;
+  const int cushion = BidCushion(move);
+  return cushion < kMaxParticipants && data_.bids[cushion].seat >= 0;
+}
+
+// Texts are built once per id (the service lists every legal move of each turn); only a
+// displacing bid's is built per call.
+std::string MoonlightState::MoveText(Move move) const {
+  static const FixedMoveTexts texts(kMaxMoveId, IdText);
+  const std::string* text = texts.Find(move);
+  if (text == nullptr) return absl::StrCat("unknown move ", move.id);
+  if (!Displaces(move)) return *text;
+  return absl::StrCat(*text, " (displacing ", static_cast<int>(data_.bids[BidCushion(move)].card), ")");
 }
 
 }  // namespace gavel::moonlight_market

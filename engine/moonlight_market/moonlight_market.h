@@ -209,6 +209,9 @@ inline int HammerColour(Move move) { return static_cast<int>(move.id - kHammerBa
 inline int HammerPosition(Move move) { return static_cast<int>(move.id - kHammerBase) % 3; }
 inline int AttachTile(Move move) { return static_cast<int>((move.id - kAttachBase) / 8); }
 inline int AttachColour(Move move) { return static_cast<int>((move.id - kAttachBase) % 8); }
+// A move's text as its id alone gives it (a bid's without the card it displaces), or empty
+// for an id that is no move.
+std::string IdText(Move move);
 
 class MoonlightState final : public State {
  public:
@@ -226,6 +229,7 @@ class MoonlightState final : public State {
   Outcome outcome() const override;
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
+  absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
   int FormatVersion() const override { return kFormat; }
   // Version 3 (moonlight_market.proto) writes a seat's cards as bits and its tiles as bytes,
@@ -249,6 +253,9 @@ class MoonlightState final : public State {
 
  private:
   static constexpr int kFormat = 3;
+
+  // A bid on a cushion another card holds: its text names the card it displaces.
+  bool Displaces(Move move) const;
 
   void FillCushions(EventSink* events);
   void DrawHands(EventSink* events);

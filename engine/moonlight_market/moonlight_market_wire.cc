@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/encoded_moves.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/status.h"
 #include "engine/moonlight_market/moonlight_market.h"
@@ -409,6 +410,11 @@ void BuildMoveDetail(Move move, v1::MoonlightMove* out) {
 void MoonlightState::MoveDetail(Move move, google::protobuf::Any* detail) const {
   static const PackedMoveDetails<v1::MoonlightMove> details(kMaxMoveId, BuildMoveDetail);
   details.Pack(move, detail);
+}
+
+absl::string_view MoonlightState::EncodedMove(Move move) const {
+  static const EncodedMoves encoded(kMaxMoveId, IdText, BuildMoveDetail);
+  return Displaces(move) ? absl::string_view() : encoded.Find(move);
 }
 
 }  // namespace gavel::moonlight_market
