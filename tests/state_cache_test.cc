@@ -10,34 +10,29 @@
 #include "engine/core/registry.h"
 #include "gtest/gtest.h"
 #include "service/engine_handler.h"
+#include "tests/support/random_play.h"
 #include "tests/support/test_games.h"
 
 namespace gavel::service {
 namespace {
 
-// `count` distinct states of `game` (the positions of one random game and its successors),
-// each with its message bytes.
-std::vector<std::pair<std::string, std::unique_ptr<State>>> States(const Game& game, size_t count) {
-  std::vector<std::pair<std::string, std::unique_ptr<State>>> out;
-  std::mt19937 random(3);
-  for (uint64_t seed = 1; out.size() < count; ++seed) {
-    auto state = *game.NewGame(game.info().min_players, seed, {});
-    std::vector<Move> moves;
-    while (!state->finished() && out.size() < count) {
-      v1::GameState proto;
-      state->Serialize(&proto);
-      out.emplace_back(proto.state().value(), state->Clone());
-      state->LegalMoves(moves);
-      EXPECT_TRUE(state->Apply(moves[random() % moves.size()]).ok());
-    }
-  }
-  return out;
-}
-
+// The bytes the cache keys `state` by: its state message's.
 std::string Bytes(const State& state) {
   v1::GameState proto;
   state.Serialize(&proto);
   return proto.state().value();
+}
+
+// The first `count` states of random games of `game`, each with its bytes.
+std::vector<std::pair<std::string, std::unique_ptr<State>>> States(const Game& game, size_t count) {
+  std::vector<std::pair<std::string, std::unique_ptr<State>>> out;
+  for (uint64_t seed = 1; out.size() < count; ++seed) {
+    auto state = *game.NewGame(game.info().min_players, seed, {});
+    testing::PlayRandomly(*state, seed, [&out, count](const State& now) {
+      if (out.size() < count) out.emplace_back(Bytes(now), now.Clone());
+    });
+  }
+  return out;
 }
 
 TEST(StateCache, FindsACopyByExactlyTheBytesItWasKeptUnder) {

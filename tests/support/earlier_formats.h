@@ -1,28 +1,11 @@
 #pragma once
-// The games' tests of their earlier state formats: random play, and an earlier format's
-// state read back.
-#include <functional>
-#include <vector>
+// The games' tests of their earlier state formats: an earlier format's state read back.
 
 #include "engine/core/game.h"
-#include "engine/core/rng.h"
 #include "gtest/gtest.h"
+#include "tests/support/random_play.h"
 
 namespace gavel::testing {
-
-// Plays `state` to its end (at most `max_steps` moves) with random legal moves from `seed`,
-// calling `check` on every state on the way, the first and the last included.
-inline void PlayRandomly(State& state, uint64_t seed, const std::function<void(const State&)>& check,
-                         int max_steps = 5000) {
-  Rng rng(seed);
-  std::vector<Move> legal;
-  for (int step = 0;; ++step) {
-    check(state);
-    if (state.finished() || step == max_steps || ::testing::Test::HasFatalFailure()) return;
-    state.LegalMoves(legal);
-    ASSERT_TRUE(state.Apply(legal[rng.Below(static_cast<uint32_t>(legal.size()))]).ok());
-  }
-}
 
 // `state` written in the format `versions_back` before its game's current one must decode
 // into the same state; that format's message is returned for the caller's checks of its form.
