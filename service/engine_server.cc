@@ -56,6 +56,17 @@ absl::Status Serialize(const google::protobuf::MessageLite& response, const Resp
   return absl::OkStatus();
 }
 
+// Parses `in` into `request`: straight from its bytes when gRPC hands them over in one slice
+// (small requests, i.e. nearly all), else through a reader over its slices.
+bool Parse(const grpc::ByteBuffer& in, google::protobuf::MessageLite* request) {
+  grpc::Slice slice;
+  if (in.TrySingleSlice(&slice).ok())
+    return request->ParseFromArray(slice.begin(), static_cast<int>(slice.size()));
+  grpc::ByteBuffer copy(in);  // the reader consumes its buffer
+  grpc::ProtoBufferReader reader(&copy);
+  return request->ParseFromZeroCopyStream(&reader);
+}
+
 // Parses the request, runs the handler, serializes the response, records metrics.
 template <typename Request, typename Response, typename Handler>
 absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc::ByteBuffer& in,
@@ -65,9 +76,8 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
   Request& request = *google::protobuf::Arena::CreateMessage<Request>(arena.get());
   Response& response = *google::protobuf::Arena::CreateMessage<Response>(arena.get());
   ResponseTail tail;
-  grpc::ByteBuffer copy(in);  // the reader consumes its buffer
   absl::Status status;
-  if (!grpc::GenericDeserialize<grpc::ProtoBufferReader, Request>(&copy, &request).ok()) {
+  if (!Parse(in, &request)) {
     status = absl::InvalidArgumentError(absl::StrCat("the request (", in.Length(),
                                                      " bytes) is not a well-formed ",
                                                      Request::descriptor()->full_name()));
