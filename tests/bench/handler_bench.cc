@@ -20,6 +20,7 @@
 #include "tests/bench/sealed_request.h"
 #include "tests/bench/seeded_game.h"
 #include "service/engine_handler.h"
+#include "service/mutex_checks.h"
 
 namespace {
 std::atomic<uint64_t> allocations{0};
@@ -156,6 +157,7 @@ void RegisterAll() {
 }  // namespace gavel
 
 int main(int argc, char** argv) {
+  gavel::service::TurnOffMutexDeadlockDetection();  // as the server runs: the state cache locks
   gavel::RegisterAll();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
