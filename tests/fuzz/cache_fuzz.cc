@@ -1,0 +1,217 @@
+// libFuzzer target: the decoded-state cache (service/state_cache.h) changes no answer, whatever
+// a client sends. Each input is a genuine request of a random game's step (Apply with the
+// move the game took, LegalMoves or Observe for the mover; a full state or the step's sealed
+// token with the owner's capability) XORed with the fuzzer's bytes. The handlers answer it
+// twice, with a cache holding that step's state and without a cache: status and response
+// must be equal (a sealed Apply's new token compared by what it opens to, its nonce being
+// random). Inputs that leave the state's bytes alone hit the cache with other moves, seats
+// and options; the rest must miss and be decoded as without it. Any difference aborts.
+//
+// Input: byte 0 picks the table (game and player count), bytes 1-2 the step, byte 3 the
+// call (Apply, LegalMoves, Observe; full, then sealed), the rest is the XOR mask.
+// With GAVEL_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus (zero masks) and exits.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "engine/core/registry.h"
+#include "engine/core/rng.h"
+#include "service/engine_handler.h"
+#include "service/sealing.h"
+
+namespace gavel {
+namespace {
+
+void Require(bool condition, const char* what, const absl::Status& status = absl::OkStatus()) {
+  if (!condition) {
+    std::fprintf(stderr, "invariant violated: %s %s\n", what, status.ToString().c_str());
+    std::abort();
+  }
+}
+
+// A fixed key, so that findings reproduce.
+const service::Sealer& FuzzSealer() {
+  static const service::Sealer sealer(
+      *service::KeyRing::Parse("9 AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= primary\n"));
+  return sealer;
+}
+
+// One position of a random game, as a client holds it.
+struct Step {
+  v1::GameState full;
+  std::string token, owner;  // the same state sealed, and the owner's capability
+  std::unique_ptr<const State> state;
+  Seat mover = 0;
+  uint32_t move = 0;  // the move the game took next (0 at its end)
+};
+
+// Games are cut after this many moves: enough steps, a bounded start-up.
+constexpr int kMaxSteps = 300;
+
+std::vector<Step> PlayTable(const Game& game, int players, uint64_t seed) {
+  auto state = game.NewGame(players, seed, {}, nullptr);
+  Require(state.ok(), "NewGame failed", state.status());
+  const service::TableId table = service::Sealer::NewTable();
+  const std::string owner = FuzzSealer().Capability(table, {.owner = true});
+  Rng rng(seed);
+  std::vector<Step> steps;
+  std::vector<Move> legal;
+  for (uint32_t number = 0;; ++number) {
+    Step& step = steps.emplace_back();
+    (*state)->Serialize(&step.full);
+    auto token = service::SealState(**state, {.game = game.name(), .table = table, .move_number = number},
+                                    FuzzSealer());
+    Require(token.ok(), "sealing failed", token.status());
+    step.token = *token;
+    step.owner = owner;
+    step.state = (*state)->Clone();
+    step.mover = (*state)->finished() ? 0 : (*state)->to_move();
+    if ((*state)->finished() || steps.size() == kMaxSteps) return steps;
+    (*state)->LegalMoves(legal);
+    const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
+    step.move = move.id;
+    Require((*state)->Apply(move).ok(), "a legal move failed");
+  }
+}
+
+// Every game at its fewest and most players.
+const std::vector<std::vector<Step>>& Tables() {
+  static const auto* tables = [] {
+    auto* all = new std::vector<std::vector<Step>>;
+    for (const Game* game : AllGames())
+      for (int players : {game->info().min_players, game->info().max_players})
+        all->push_back(PlayTable(*game, players, 7 + all->size()));
+    return all;
+  }();
+  return *tables;
+}
+
+service::StateCache& Cache() {
+  static auto* cache = new service::StateCache(64);
+  return *cache;
+}
+
+void SetState(const Step& step, bool sealed, v1::StateRef* ref) {
+  if (!sealed) {
+    *ref->mutable_full() = step.full;
+    return;
+  }
+  ref->mutable_sealed()->set_token(step.token);
+  ref->mutable_sealed()->set_seat_capability(step.owner);
+}
+
+std::string Xored(std::string genuine, const uint8_t* mask, size_t size) {
+  for (size_t i = 0; i < size && i < genuine.size(); ++i) genuine[i] = static_cast<char>(genuine[i] ^ mask[i]);
+  return genuine;
+}
+
+// A response's bytes with the tail; a new token replaced by what it opens to.
+template <typename Response>
+std::string Answer(Response& response, const service::ResponseTail& tail) {
+  std::string opened;
+  if constexpr (std::is_same_v<Response, v1::ApplyResponse>) {
+    if (!response.token().empty()) {
+      v1::GameState full;
+      auto header = service::OpenToken(response.token(), FuzzSealer(), &full);
+      Require(header.ok(), "a new token does not open", header.status());
+      opened = full.SerializeAsString() + header->game + std::to_string(header->move_number);
+      response.clear_token();
+    }
+  }
+  return response.SerializeAsString() + tail.bytes + opened;
+}
+
+// Answers `request` with the cache and without: the same status and response.
+template <typename Request, typename Response, typename Handler>
+void Compare(const Request& request, const Handler& handler) {
+  Response with, without;
+  service::ResponseTail with_tail, without_tail;
+  const absl::Status cached = handler(request, &with, &with_tail, &Cache());
+  const absl::Status decoded = handler(request, &without, &without_tail, nullptr);
+  Require(cached == decoded, "the cache changed the status:", cached);
+  if (cached.ok()) Require(Answer(with, with_tail) == Answer(without, without_tail), "the cache changed the response");
+}
+
+void Exercise(const Step& step, int call, const uint8_t* mask, size_t mask_size) {
+  const bool sealed = call >= 3;
+  const service::Sealer* sealer = &FuzzSealer();
+  switch (call % 3) {
+    case 0: {
+      v1::ApplyRequest genuine;
+      SetState(step, sealed, genuine.mutable_state());
+      genuine.mutable_move()->set_id(step.move);
+      v1::ApplyRequest request;
+      if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask, mask_size))) return;
+      Compare<v1::ApplyRequest, v1::ApplyResponse>(request, [&](const auto& in, auto* out, auto* tail, service::StateCache* states) {
+        return service::Apply(in, out, sealer, tail, states);
+      });
+      return;
+    }
+    case 1: {
+      v1::LegalMovesRequest genuine;
+      SetState(step, sealed, genuine.mutable_state());
+      genuine.set_seat(step.mover);
+      v1::LegalMovesRequest request;
+      if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask, mask_size))) return;
+      Compare<v1::LegalMovesRequest, v1::LegalMovesResponse>(
+          request, [&](const auto& in, auto* out, auto* tail, service::StateCache* states) {
+            return service::LegalMoves(in, out, sealer, tail, states);
+          });
+      return;
+    }
+    default: {
+      v1::ObserveRequest genuine;
+      SetState(step, sealed, genuine.mutable_state());
+      genuine.set_seat(step.mover);
+      v1::ObserveRequest request;
+      if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask, mask_size))) return;
+      Compare<v1::ObserveRequest, v1::ObserveResponse>(
+          request, [&](const auto& in, auto* out, auto*, service::StateCache* states) {
+            return service::Observe(in, out, sealer, states);
+          });
+    }
+  }
+}
+
+void WriteCorpus(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  int written = 0;
+  for (size_t table = 0; table < Tables().size(); ++table) {
+    const size_t steps = Tables()[table].size();
+    for (size_t step : {size_t{0}, steps / 2, steps - 1}) {
+      for (int call = 0; call < 6; ++call) {
+        std::ofstream out(dir + "/" + std::to_string(written++));
+        out.put(static_cast<char>(table));
+        out.put(static_cast<char>(step & 0xff));
+        out.put(static_cast<char>(step >> 8));
+        out.put(static_cast<char>(call));
+      }
+    }
+  }
+  std::printf("wrote %d corpus files to %s\n", written, dir.c_str());
+}
+
+}  // namespace
+}  // namespace gavel
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (const char* dir = std::getenv("GAVEL_FUZZ_WRITE_CORPUS")) {
+    gavel::WriteCorpus(dir);
+    std::exit(0);
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace gavel;
+  if (size < 4) return 0;
+  const auto& tables = Tables();
+  const std::vector<Step>& table = tables[data[0] % tables.size()];
+  const Step& step = table[(data[1] | data[2] << 8) % table.size()];
+  // The step's state is in the cache, as after the call that wrote it.
+  Cache().Add(step.full.state().value(), step.state->Clone());
+  Exercise(step, data[3] % 6, data + 4, size - 4);
+  return 0;
+}
