@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, runs the whole test suite; builds and
 # tests a subset of the games (carat and mercado); then builds the engine and its tests
-# again with clang, AddressSanitizer and UBSan, and runs them with the libFuzzer target over
-# every game's states and views.
+# again with clang, AddressSanitizer and UBSan, and runs them with the libFuzzer targets
+# (tests/fuzz: every game's states and views, sealed tokens, the decoded-state cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
