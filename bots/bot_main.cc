@@ -21,7 +21,7 @@
 #include "learn/learned_policy.h"
 #include "learn/search_policy.h"
 #include "policy/dirk/dirk.h"
-#include "service/protobuf_logs.h"
+#include "service/library_logs.h"
 #include "service/tls.h"
 #include "service/termination_signals.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-bot"));
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
-  gavel::service::RouteProtobufLogsToSpdlog();  // a peer's bad bytes: not a line per call
+  gavel::service::RouteLibraryLogsToSpdlog();  // a peer's bad bytes: not a line per call
 
   const gavel::service::TerminationSignals signals;  // before the client's threads start
 

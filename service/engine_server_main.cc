@@ -13,7 +13,7 @@
 #include "service/engine_server.h"
 #include "service/metrics.h"
 #include "service/mutex_checks.h"
-#include "service/protobuf_logs.h"
+#include "service/library_logs.h"
 #include "service/sealing.h"
 #include "service/state_cache.h"
 #include "service/tls_flags.h"
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-engine"));  // stdout: readiness only
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
-  gavel::service::RouteProtobufLogsToSpdlog();  // a peer's bad bytes: not a line per call
+  gavel::service::RouteLibraryLogsToSpdlog();  // a peer's bad bytes: not a line per call
 
   if (const int id = absl::GetFlag(FLAGS_new_sealing_key); id != 0) {
     if (id < 1 || id > 255) {

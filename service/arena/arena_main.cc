@@ -45,7 +45,7 @@
 #include "service/arena/web_server.h"
 #include "service/health_service.h"
 #include "service/mutex_checks.h"
-#include "service/protobuf_logs.h"
+#include "service/library_logs.h"
 #include "service/termination_signals.h"
 #include "service/tls_flags.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
@@ -465,7 +465,7 @@ int main(int argc, char** argv) {
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   spdlog::set_default_logger(spdlog::stderr_color_mt("gavel-arena"));  // stdout: readiness, results
   spdlog::set_level(spdlog::level::from_str(absl::GetFlag(FLAGS_log_level)));
-  gavel::service::RouteProtobufLogsToSpdlog();  // a peer's bad bytes: not a line per call
+  gavel::service::RouteLibraryLogsToSpdlog();  // a peer's bad bytes: not a line per call
   const std::string command = positional.size() > 1 ? positional[1] : "serve";
   if (command == "serve") return gavel::arena::Serve();
   if (command == "games") {
