@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "engine/core/registry.h"
+#include "google/protobuf/stubs/logging.h"
 #include "engine/core/rng.h"
 
 namespace gavel {
@@ -108,6 +109,9 @@ void WriteCorpus(const std::string& dir) {
 }  // namespace gavel
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  // Protobuf's complaints about the fuzzer's bytes (strings that are not UTF-8) would be
+  // most of the output: a line per input.
+  google::protobuf::SetLogHandler(nullptr);
   if (const char* dir = std::getenv("GAVEL_FUZZ_WRITE_CORPUS")) {
     gavel::WriteCorpus(dir);
     std::exit(0);
