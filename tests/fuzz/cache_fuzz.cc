@@ -103,8 +103,15 @@ void SetState(const Step& step, bool sealed, v1::StateRef* ref) {
   ref->mutable_sealed()->set_seat_capability(step.owner);
 }
 
-std::string Xored(std::string genuine, const uint8_t* mask, size_t size) {
-  for (size_t i = 0; i < size && i < genuine.size(); ++i) genuine[i] = static_cast<char>(genuine[i] ^ mask[i]);
+// The fuzzer's bytes, XORed into a genuine request's.
+struct Mask {
+  const uint8_t* bytes;
+  size_t size;
+};
+
+std::string Xored(std::string genuine, const Mask& mask) {
+  for (size_t i = 0; i < mask.size && i < genuine.size(); ++i)
+    genuine[i] = static_cast<char>(genuine[i] ^ mask.bytes[i]);
   return genuine;
 }
 
@@ -124,9 +131,12 @@ std::string Answer(Response& response, const service::ResponseTail& tail) {
   return response.SerializeAsString() + tail.bytes + opened;
 }
 
-// Answers `request` with the cache and without: the same status and response.
-template <typename Request, typename Response, typename Handler>
-void Compare(const Request& request, const Handler& handler) {
+// `genuine` with the mask, answered by `handler` with the cache and without: the same status
+// and response. (Bytes that no longer parse never reach a handler.)
+template <typename Response, typename Request, typename Handler>
+void Compare(const Request& genuine, const Mask& mask, const Handler& handler) {
+  Request request;
+  if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask))) return;
   Response with, without;
   service::ResponseTail with_tail, without_tail;
   const absl::Status cached = handler(request, &with, &with_tail, &Cache());
@@ -135,44 +145,31 @@ void Compare(const Request& request, const Handler& handler) {
   if (cached.ok()) Require(Answer(with, with_tail) == Answer(without, without_tail), "the cache changed the response");
 }
 
-void Exercise(const Step& step, int call, const uint8_t* mask, size_t mask_size) {
+void Exercise(const Step& step, int call, const Mask& mask) {
   const bool sealed = call >= 3;
   const service::Sealer* sealer = &FuzzSealer();
-  switch (call % 3) {
-    case 0: {
-      v1::ApplyRequest genuine;
-      SetState(step, sealed, genuine.mutable_state());
-      genuine.mutable_move()->set_id(step.move);
-      v1::ApplyRequest request;
-      if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask, mask_size))) return;
-      Compare<v1::ApplyRequest, v1::ApplyResponse>(request, [&](const auto& in, auto* out, auto* tail, service::StateCache* states) {
-        return service::Apply(in, out, sealer, tail, states);
-      });
-      return;
-    }
-    case 1: {
-      v1::LegalMovesRequest genuine;
-      SetState(step, sealed, genuine.mutable_state());
-      genuine.set_seat(step.mover);
-      v1::LegalMovesRequest request;
-      if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask, mask_size))) return;
-      Compare<v1::LegalMovesRequest, v1::LegalMovesResponse>(
-          request, [&](const auto& in, auto* out, auto* tail, service::StateCache* states) {
-            return service::LegalMoves(in, out, sealer, tail, states);
-          });
-      return;
-    }
-    default: {
-      v1::ObserveRequest genuine;
-      SetState(step, sealed, genuine.mutable_state());
-      genuine.set_seat(step.mover);
-      v1::ObserveRequest request;
-      if (!request.ParseFromString(Xored(genuine.SerializeAsString(), mask, mask_size))) return;
-      Compare<v1::ObserveRequest, v1::ObserveResponse>(
-          request, [&](const auto& in, auto* out, auto*, service::StateCache* states) {
-            return service::Observe(in, out, sealer, states);
-          });
-    }
+  using service::ResponseTail, service::StateCache;
+  if (call % 3 == 0) {
+    v1::ApplyRequest genuine;
+    SetState(step, sealed, genuine.mutable_state());
+    genuine.mutable_move()->set_id(step.move);
+    Compare<v1::ApplyResponse>(genuine, mask, [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
+      return service::Apply(in, out, sealer, tail, states);
+    });
+  } else if (call % 3 == 1) {
+    v1::LegalMovesRequest genuine;
+    SetState(step, sealed, genuine.mutable_state());
+    genuine.set_seat(step.mover);
+    Compare<v1::LegalMovesResponse>(genuine, mask, [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
+      return service::LegalMoves(in, out, sealer, tail, states);
+    });
+  } else {
+    v1::ObserveRequest genuine;
+    SetState(step, sealed, genuine.mutable_state());
+    genuine.set_seat(step.mover);
+    Compare<v1::ObserveResponse>(genuine, mask, [&](const auto& in, auto* out, ResponseTail*, StateCache* states) {
+      return service::Observe(in, out, sealer, states);
+    });
   }
 }
 
@@ -216,6 +213,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Step& step = table[(data[1] | data[2] << 8) % table.size()];
   // The step's state is in the cache, as after the call that wrote it.
   Cache().Add(step.full.state().value(), step.state->Clone());
-  Exercise(step, data[3] % 6, data + 4, size - 4);
+  Exercise(step, data[3] % 6, {data + 4, size - 4});
   return 0;
 }
