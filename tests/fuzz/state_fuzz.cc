@@ -12,8 +12,8 @@
 #include <fstream>
 
 #include "engine/core/registry.h"
-#include "google/protobuf/stubs/logging.h"
 #include "engine/core/rng.h"
+#include "google/protobuf/stubs/logging.h"
 
 namespace gavel {
 namespace {
