@@ -7,7 +7,9 @@
 //   - sealed Apply (the same state as a token, the move made with the mover's capability)
 //     against the unsealed Apply of the same run (the "base" column).
 // Each figure is measured against its base in alternating rounds (base, measured, base, ...),
-// so that the machine's speed drifting during a run weighs on both alike.
+// so that the machine's speed drifting during a run weighs on both alike; the ratio of the
+// whole run is printed with the lowest and highest of its rounds' ratios, which show how far
+// the machine moved within the run.
 // The engine runs with its Prometheus metrics on, as deployed. Servers run pinned to core 0
 // (taskset), the load generator on the other cores; p99 latency in microseconds.
 //
@@ -57,6 +59,8 @@ struct Sample {
   std::vector<double> latencies_us;
   int64_t errors = 0;
 
+  double calls_per_second() const { return static_cast<double>(latencies_us.size()) / seconds; }
+
   void Add(const Sample& other) {
     seconds += other.seconds;
     latencies_us.insert(latencies_us.end(), other.latencies_us.begin(), other.latencies_us.end());
@@ -73,7 +77,7 @@ struct Result {
 Result Summarize(Sample sample) {
   std::sort(sample.latencies_us.begin(), sample.latencies_us.end());
   const std::vector<double>& sorted = sample.latencies_us;
-  return {.calls_per_second = static_cast<double>(sorted.size()) / sample.seconds,
+  return {.calls_per_second = sample.calls_per_second(),
           .p50_us = sorted[sorted.size() / 2],
           .p99_us = sorted[sorted.size() * 99 / 100],
           .errors = sample.errors};
@@ -120,6 +124,7 @@ Sample RunLoad(const StartCall& start_call, double seconds) {
 // that a drift of the machine's speed during the run weighs on both alike.
 struct Compared {
   Result measured, base;
+  double lowest_round_ratio, highest_round_ratio;
 };
 
 template <typename MeasuredCall, typename BaseCall>
@@ -127,11 +132,17 @@ Compared Compare(const MeasuredCall& measured_call, const BaseCall& base_call) {
   const int rounds = std::max(1, absl::GetFlag(FLAGS_rounds));
   const double seconds = absl::GetFlag(FLAGS_seconds) / rounds;
   Sample measured, base;
+  double lowest = 0, highest = 0;
   for (int round = 0; round < rounds; ++round) {
-    base.Add(RunLoad(base_call, seconds));
-    measured.Add(RunLoad(measured_call, seconds));
+    const Sample base_round = RunLoad(base_call, seconds);
+    const Sample measured_round = RunLoad(measured_call, seconds);
+    const double ratio = measured_round.calls_per_second() / base_round.calls_per_second();
+    lowest = round == 0 ? ratio : std::min(lowest, ratio);
+    highest = round == 0 ? ratio : std::max(highest, ratio);
+    base.Add(base_round);
+    measured.Add(measured_round);
   }
-  return {Summarize(std::move(measured)), Summarize(std::move(base))};
+  return {Summarize(std::move(measured)), Summarize(std::move(base)), lowest, highest};
 }
 
 // The next of `items`, cycling; shared by the load's callbacks.
@@ -165,12 +176,14 @@ auto RawCalls(grpc::GenericStub& stub, const std::string& method, Cycle<std::str
   };
 }
 
-void PrintRow(const std::string& game, const char* call, double bytes, const Result& measured,
-              const Result& echoed) {
-  std::printf("%-17s %-9s %6.0f %10.0f %10.0f %6.0f%% %8.0f %8.0f%s\n", game.c_str(), call, bytes,
-              measured.calls_per_second, echoed.calls_per_second,
-              100 * measured.calls_per_second / echoed.calls_per_second, measured.p99_us,
-              echoed.p99_us, measured.errors + echoed.errors ? "  (errors!)" : "");
+void PrintRow(const std::string& game, const char* call, double bytes, const Compared& compared) {
+  const Result& measured = compared.measured;
+  const Result& base = compared.base;
+  std::printf("%-17s %-9s %6.0f %10.0f %10.0f %6.0f%% %4.0f-%3.0f%% %8.0f %8.0f%s\n", game.c_str(), call, bytes,
+              measured.calls_per_second, base.calls_per_second,
+              100 * measured.calls_per_second / base.calls_per_second, 100 * compared.lowest_round_ratio,
+              100 * compared.highest_round_ratio, measured.p99_us, base.p99_us,
+              measured.errors + base.errors ? "  (errors!)" : "");
 }
 
 // Stops the benchmark, saying what failed (its servers die with it: ChildProcess).
@@ -266,8 +279,8 @@ int main(int argc, char** argv) {
   grpc::GenericStub engine_stub(engine_channel);
   const std::string kApply = "/gavel.v1.Engine/Apply", kEcho = "/bench.Echo/Echo";
 
-  std::printf("%-17s %-9s %6s %10s %10s %7s %8s %8s\n", "game", "call", "bytes", "calls/s",
-              "base/s", "ratio", "p99 us", "base p99");
+  std::printf("%-17s %-9s %6s %10s %10s %7s %9s %8s %8s\n", "game", "call", "bytes", "calls/s",
+              "base/s", "ratio", "rounds", "p99 us", "base p99");
   const std::vector<std::string> only = absl::GetFlag(FLAGS_games);
   for (const Game* game : AllGames()) {
     if (!only.empty() && std::find(only.begin(), only.end(), game->name()) == only.end()) continue;
@@ -277,12 +290,12 @@ int main(int argc, char** argv) {
     Cycle<std::string> apply_echo_cycle(apply_bytes);
     const Compared unsealed = Compare(RawCalls(engine_stub, kApply, apply_cycle),
                                       RawCalls(echo_stub, kEcho, apply_echo_cycle));
-    PrintRow(game->name(), "Apply", MeanBytes(apply_bytes), unsealed.measured, unsealed.base);
+    PrintRow(game->name(), "Apply", MeanBytes(apply_bytes), unsealed);
     const std::vector<std::string> sealed = Encoded(SealedAll(apply, sealer));
     Cycle<std::string> sealed_cycle(sealed);
     const Compared sealing = Compare(RawCalls(engine_stub, kApply, sealed_cycle),
                                      RawCalls(engine_stub, kApply, apply_cycle));
-    PrintRow(game->name(), "sealed", MeanBytes(sealed), sealing.measured, sealing.base);
+    PrintRow(game->name(), "sealed", MeanBytes(sealed), sealing);
     const std::vector<v1::ApplyRequest> combined = CombinedAll(apply);
     const std::vector<std::string> response_sized = ResponseSized(*stub, combined);
     const std::vector<std::string> combined_bytes = Encoded(combined);
@@ -290,7 +303,7 @@ int main(int argc, char** argv) {
     Cycle<std::string> combined_echo_cycle(response_sized);
     const Compared combining = Compare(RawCalls(engine_stub, kApply, combined_cycle),
                                        RawCalls(echo_stub, kEcho, combined_echo_cycle));
-    PrintRow(game->name(), "combined", MeanBytes(response_sized), combining.measured, combining.base);
+    PrintRow(game->name(), "combined", MeanBytes(response_sized), combining);
   }
   return 0;
 }
