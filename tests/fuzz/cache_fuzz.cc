@@ -17,8 +17,8 @@
 #include <memory>
 
 #include "engine/core/registry.h"
-#include "google/protobuf/stubs/logging.h"
 #include "engine/core/rng.h"
+#include "google/protobuf/stubs/logging.h"
 #include "service/engine_handler.h"
 #include "service/sealing.h"
 
@@ -32,7 +32,8 @@ void Require(bool condition, const char* what, const absl::Status& status = absl
   }
 }
 
-// A fixed key, so that findings reproduce.
+// A fixed key, so that findings reproduce (those on sealed tokens up to the table id and the
+// nonce, which sealing draws at random).
 const service::Sealer& FuzzSealer() {
   static const service::Sealer sealer(
       *service::KeyRing::Parse("9 AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= primary\n"));
@@ -49,7 +50,7 @@ struct Step {
 };
 
 // Games are cut after this many moves: enough steps, a bounded start-up.
-constexpr int kMaxSteps = 300;
+constexpr size_t kMaxSteps = 300;
 
 std::vector<Step> PlayTable(const Game& game, int players, uint64_t seed) {
   auto state = game.NewGame(players, seed, {}, nullptr);
