@@ -15,26 +15,15 @@
 #include <fstream>
 
 #include "engine/core/registry.h"
-#include "google/protobuf/stubs/logging.h"
 #include "service/engine_handler.h"
 #include "service/sealing.h"
+#include "tests/fuzz/fuzz_support.h"
 
 namespace gavel {
 namespace {
 
-void Require(bool condition, const char* what, const absl::Status& status = absl::OkStatus()) {
-  if (!condition) {
-    std::fprintf(stderr, "invariant violated: %s %s\n", what, status.ToString().c_str());
-    std::abort();
-  }
-}
-
-// A fixed key, so that findings reproduce.
-const service::Sealer& FuzzSealer() {
-  static const service::Sealer sealer(
-      *service::KeyRing::Parse("7 AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8= primary\n"));
-  return sealer;
-}
+using fuzzing::FuzzSealer;
+using fuzzing::Require;
 
 // One sealed table of each game, a few moves in.
 struct Table {
@@ -122,13 +111,7 @@ void WriteCorpus(const std::string& dir) {
 }  // namespace gavel
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // Protobuf's complaints about the fuzzer's bytes (strings that are not UTF-8) would be
-  // most of the output: a line per input.
-  google::protobuf::SetLogHandler(nullptr);
-  if (const char* dir = std::getenv("GAVEL_FUZZ_WRITE_CORPUS")) {
-    gavel::WriteCorpus(dir);
-    std::exit(0);
-  }
+  gavel::fuzzing::InitializeFuzzTarget(&gavel::WriteCorpus);
   return 0;
 }
 

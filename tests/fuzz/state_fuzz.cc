@@ -8,24 +8,19 @@
 // With GAVEL_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus from random games and exits.
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
-#include "google/protobuf/stubs/logging.h"
+#include "tests/fuzz/fuzz_support.h"
 
 namespace gavel {
 namespace {
 
-void Require(bool condition, const char* what, const absl::Status& status = absl::OkStatus()) {
-  if (!condition) {
-    std::fprintf(stderr, "invariant violated: %s %s\n", what, status.ToString().c_str());
-    std::abort();
-  }
-}
+using fuzzing::Require;
 
 // The Any type URLs of a game's state and view messages.
 struct TypeUrls {
@@ -123,13 +118,7 @@ void WriteCorpus(const std::string& dir) {
 }  // namespace gavel
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // Protobuf's complaints about the fuzzer's bytes (strings that are not UTF-8) would be
-  // most of the output: a line per input.
-  google::protobuf::SetLogHandler(nullptr);
-  if (const char* dir = std::getenv("GAVEL_FUZZ_WRITE_CORPUS")) {
-    gavel::WriteCorpus(dir);
-    std::exit(0);
-  }
+  gavel::fuzzing::InitializeFuzzTarget(&gavel::WriteCorpus);
   return 0;
 }
 
