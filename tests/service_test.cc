@@ -646,6 +646,29 @@ TEST(EngineServerSealing, RefusesToStartWithABrokenKeyFile) {
 }
 
 // SIGTERM: health turns NOT_SERVING, calls in flight finish, the process exits 0.
+// A peer's bytes that the libraries complain about (protobuf: a string that is not UTF-8)
+// leave no line in the engine's log at its default level: the server routes protobuf's and
+// gRPC's lines through its own log (service/library_logs.h).
+TEST(EngineServerLogs, APeersBadBytesLeaveNoLineAtTheDefaultLevel) {
+  // The engine with its stderr (the log) on the stdout the test reads.
+  auto process = ChildProcess::Start({"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1", GAVEL_ENGINE_BINARY,
+                                      "--listen=127.0.0.1:0"});
+  ASSERT_TRUE(process.ok()) << process.status();
+  auto port = process->WaitForPort();
+  ASSERT_TRUE(port.ok()) << port.status();
+  auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", *port), grpc::InsecureChannelCredentials());
+  // ApplyRequest{state: StateRef{full: GameState{game: "\xff"}}}.
+  const std::string not_utf8("\x0a\x05\x0a\x03\x0a\x01\xff", 7);
+  for (int call = 0; call < 3; ++call) {
+    const grpc::Status status = RawApply(*channel, not_utf8, not_utf8.size());
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  process->Signal(SIGTERM);
+  EXPECT_FALSE(process->WaitForLine("\x01 not a line").ok());  // reads the log to its end
+  EXPECT_THAT(process->output(), HasSubstr("gavel engine serving on port"));  // the log was read
+  EXPECT_THAT(process->output(), ::testing::Not(HasSubstr("UTF-8"))) << process->output();
+}
+
 TEST(EngineServerShutdown, SigtermReportsNotServingDrainsAndExitsZero) {
   Server server = StartServer({"--shutdown_delay_s=1", "--drain_s=3"});
   auto health = grpc::health::v1::Health::NewStub(server.channel);
