@@ -10,10 +10,6 @@
 // Input: byte 0 picks the table (game and player count), bytes 1-2 the step, byte 3 the
 // call (Apply, LegalMoves, Observe; full, then sealed), the rest is the XOR mask.
 // With GAVEL_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus (zero masks) and exits.
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "engine/core/registry.h"
@@ -162,22 +158,14 @@ void Exercise(const Step& step, int call, const Mask& mask) {
   }
 }
 
-void WriteCorpus(const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  int written = 0;
+void WriteCorpus(fuzzing::CorpusWriter& corpus) {
   for (size_t table = 0; table < Tables().size(); ++table) {
     const size_t steps = Tables()[table].size();
-    for (size_t step : {size_t{0}, steps / 2, steps - 1}) {
-      for (int call = 0; call < 6; ++call) {
-        std::ofstream out(dir + "/" + std::to_string(written++));
-        out.put(static_cast<char>(table));
-        out.put(static_cast<char>(step & 0xff));
-        out.put(static_cast<char>(step >> 8));
-        out.put(static_cast<char>(call));
-      }
-    }
+    for (size_t step : {size_t{0}, steps / 2, steps - 1})
+      for (uint8_t call = 0; call < 6; ++call)
+        corpus.Write("cache", {static_cast<uint8_t>(table), static_cast<uint8_t>(step & 0xff),
+                               static_cast<uint8_t>(step >> 8), call});
   }
-  std::printf("wrote %d corpus files to %s\n", written, dir.c_str());
 }
 
 }  // namespace

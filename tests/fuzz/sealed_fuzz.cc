@@ -9,10 +9,6 @@
 //   mode 2: the payload is XORed into the genuine token (mutations near the real format);
 //   mode 3: the payload is XORed into the genuine capability of seat 0.
 // With GAVEL_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus and exits.
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 
 #include "engine/core/registry.h"
 #include "service/engine_handler.h"
@@ -91,20 +87,13 @@ void Exercise(const Table& table, const std::string& token, const std::string& c
   check(service::Apply(apply, &applied, &FuzzSealer()), "Apply accepted a wrong token or capability");
 }
 
-void WriteCorpus(const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  int written = 0;
+void WriteCorpus(fuzzing::CorpusWriter& corpus) {
   for (size_t index = 0; index < AllGames().size(); ++index) {
     const Table& table = TableOf(index);
     const std::string payloads[] = {table.token, table.owner, std::string(4, '\0'), std::string(1, '\x01')};
-    for (int mode = 0; mode < 4; ++mode) {
-      std::ofstream out(dir + "/" + AllGames()[index]->name() + "_" + std::to_string(written++));
-      out.put(static_cast<char>(index));
-      out.put(static_cast<char>(mode));
-      out << payloads[mode];
-    }
+    for (uint8_t mode = 0; mode < 4; ++mode)
+      corpus.Write(AllGames()[index]->name(), {static_cast<uint8_t>(index), mode}, payloads[mode]);
   }
-  std::printf("wrote %d corpus files to %s\n", written, dir.c_str());
 }
 
 }  // namespace

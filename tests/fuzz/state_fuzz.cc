@@ -7,10 +7,6 @@
 // the game's message bytes (the value inside the Any).
 // With GAVEL_FUZZ_WRITE_CORPUS=DIR set, it writes a seed corpus from random games and exits.
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "engine/core/registry.h"
@@ -76,22 +72,16 @@ void Exercise(State& state, uint64_t seed) {
 constexpr size_t kSeedsPerTable = 12;
 
 // The state and the mover's view of `state`, as two seeds of game `index`.
-void WriteSeeds(const State& state, size_t index, const std::string& dir, int& written) {
+void WriteSeeds(const State& state, size_t index, fuzzing::CorpusWriter& corpus) {
   v1::GameState wire;
   state.Serialize(&wire);
   v1::View view;
   state.Observe(state.to_move(), &view);
-  for (const auto& [mode, bytes] : {std::pair{0, wire.state().value()}, {1, view.view().value()}}) {
-    std::ofstream out(dir + "/" + state.game().name() + "_" + std::to_string(written++));
-    out.put(static_cast<char>(index));
-    out.put(static_cast<char>(mode));
-    out << bytes;
-  }
+  corpus.Write(state.game().name(), {static_cast<uint8_t>(index), 0}, wire.state().value());
+  corpus.Write(state.game().name(), {static_cast<uint8_t>(index), 1}, view.view().value());
 }
 
-void WriteCorpus(const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  int written = 0;
+void WriteCorpus(fuzzing::CorpusWriter& corpus) {
   const auto& games = AllGames();
   for (size_t index = 0; index < games.size(); ++index) {
     const Game& game = *games[index];
@@ -102,16 +92,15 @@ void WriteCorpus(const std::string& dir) {
       Rng rng(players);
       std::vector<Move> legal;
       std::vector<std::unique_ptr<State>> states;  // the game's states in order
-      for (; !state->finished();) {
+      while (!state->finished()) {
         states.push_back(state->Clone());
         state->LegalMoves(legal);
         state->ApplyLegal(legal[rng.Below(static_cast<uint32_t>(legal.size()))], nullptr);
       }
       const size_t seeds = std::min(kSeedsPerTable, states.size());
-      for (size_t i = 0; i < seeds; ++i) WriteSeeds(*states[i * states.size() / seeds], index, dir, written);
+      for (size_t i = 0; i < seeds; ++i) WriteSeeds(*states[i * states.size() / seeds], index, corpus);
     }
   }
-  std::printf("wrote %d corpus files to %s\n", written, dir.c_str());
 }
 
 }  // namespace
