@@ -10,6 +10,10 @@
 // so that the machine's speed drifting during a run weighs on both alike; the ratio of the
 // whole run is printed with the lowest and highest of its rounds' ratios, which show how far
 // the machine moved within the run.
+// Beside calls per second of wall time, each load's calls per second of the server's CPU time
+// (its process's user + system time, /proc/<pid>/stat) and how busy that made its core: the
+// CPU ratio is the cost per call compared, which a slow stretch of the machine's clock or a
+// load generator that fell behind moves less than the calls per second.
 // The engine runs with its Prometheus metrics on, as deployed. Servers run pinned to core 0
 // (taskset), the load generator on the other cores; p99 latency in microseconds.
 //
@@ -26,6 +30,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <sstream>
+#include <unistd.h>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -53,23 +59,44 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One stretch of load: the latency of every call that completed, in how long.
+// CPU seconds (user + system, every thread) a process has used so far.
+double ProcessCpuSeconds(pid_t pid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(file, line);
+  // The fields after the command's closing parenthesis; utime and stime are the 14th and
+  // 15th of the whole line, the 12th and 13th after it.
+  std::istringstream fields(line.substr(line.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 1; i <= 13 && fields >> field; ++i)
+    if (i >= 12) ticks += std::stod(field);
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// One stretch of load: the latency of every call that completed, in how long, and the CPU
+// time the server used meanwhile.
 struct Sample {
   double seconds = 0;
+  double server_cpu_seconds = 0;
   std::vector<double> latencies_us;
   int64_t errors = 0;
 
-  double calls_per_second() const { return static_cast<double>(latencies_us.size()) / seconds; }
+  double calls() const { return static_cast<double>(latencies_us.size()); }
+  double calls_per_second() const { return calls() / seconds; }
+  double calls_per_cpu_second() const { return calls() / server_cpu_seconds; }
 
   void Add(const Sample& other) {
     seconds += other.seconds;
+    server_cpu_seconds += other.server_cpu_seconds;
     latencies_us.insert(latencies_us.end(), other.latencies_us.begin(), other.latencies_us.end());
     errors += other.errors;
   }
 };
 
 struct Result {
-  double calls_per_second = 0;
+  double calls_per_second = 0, calls_per_cpu_second = 0;
+  double server_busy = 0;  // the server's CPU seconds per second
   double p50_us = 0, p99_us = 0;
   int64_t errors = 0;
 };
@@ -78,15 +105,30 @@ Result Summarize(Sample sample) {
   std::sort(sample.latencies_us.begin(), sample.latencies_us.end());
   const std::vector<double>& sorted = sample.latencies_us;
   return {.calls_per_second = sample.calls_per_second(),
+          .calls_per_cpu_second = sample.calls_per_cpu_second(),
+          .server_busy = sample.server_cpu_seconds / sample.seconds,
           .p50_us = sorted[sorted.size() / 2],
           .p99_us = sorted[sorted.size() * 99 / 100],
           .errors = sample.errors};
 }
 
+// A load: how to start one call, and the server process that answers it.
+template <typename StartCall>
+struct Load {
+  StartCall start_call;
+  pid_t server;
+};
+
+template <typename StartCall>
+Load<StartCall> LoadOn(pid_t server, StartCall start_call) {
+  return {std::move(start_call), server};
+}
+
 // Keeps `in_flight` unary calls running for `seconds`; `start_call(done)` issues one call
 // and must invoke done(ok) when it completes.
 template <typename StartCall>
-Sample RunLoad(const StartCall& start_call, double seconds) {
+Sample RunLoad(const Load<StartCall>& load, double seconds) {
+  const auto& start_call = load.start_call;
   const int in_flight = absl::GetFlag(FLAGS_in_flight);
   const auto end = Clock::now() + std::chrono::duration<double>(seconds);
   std::mutex mutex;
@@ -111,11 +153,13 @@ Sample RunLoad(const StartCall& start_call, double seconds) {
       }
     });
   };
+  const double cpu_before = ProcessCpuSeconds(load.server);
   const auto begin = Clock::now();
   for (int i = 0; i < in_flight; ++i) launch();
   std::unique_lock lock(mutex);
   all_done.wait(lock, [&] { return running == 0; });
   sample.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+  sample.server_cpu_seconds = ProcessCpuSeconds(load.server) - cpu_before;
   sample.errors = errors;
   return sample;
 }
@@ -128,7 +172,7 @@ struct Compared {
 };
 
 template <typename MeasuredCall, typename BaseCall>
-Compared Compare(const MeasuredCall& measured_call, const BaseCall& base_call) {
+Compared Compare(const Load<MeasuredCall>& measured_call, const Load<BaseCall>& base_call) {
   const int rounds = std::max(1, absl::GetFlag(FLAGS_rounds));
   const double seconds = absl::GetFlag(FLAGS_seconds) / rounds;
   Sample measured, base;
@@ -179,10 +223,12 @@ auto RawCalls(grpc::GenericStub& stub, const std::string& method, Cycle<std::str
 void PrintRow(const std::string& game, const char* call, double bytes, const Compared& compared) {
   const Result& measured = compared.measured;
   const Result& base = compared.base;
-  std::printf("%-17s %-9s %6.0f %10.0f %10.0f %6.0f%% %4.0f-%3.0f%% %8.0f %8.0f%s\n", game.c_str(), call, bytes,
-              measured.calls_per_second, base.calls_per_second,
+  std::printf("%-17s %-9s %6.0f %10.0f %10.0f %6.0f%% %4.0f-%3.0f%% %6.0f%% %5.0f%% %5.0f%% %8.0f %8.0f%s\n",
+              game.c_str(), call, bytes, measured.calls_per_second, base.calls_per_second,
               100 * measured.calls_per_second / base.calls_per_second, 100 * compared.lowest_round_ratio,
-              100 * compared.highest_round_ratio, measured.p99_us, base.p99_us,
+              100 * compared.highest_round_ratio,
+              100 * measured.calls_per_cpu_second / base.calls_per_cpu_second, 100 * measured.server_busy,
+              100 * base.server_busy, measured.p99_us, base.p99_us,
               measured.errors + base.errors ? "  (errors!)" : "");
 }
 
@@ -279,8 +325,8 @@ int main(int argc, char** argv) {
   grpc::GenericStub engine_stub(engine_channel);
   const std::string kApply = "/gavel.v1.Engine/Apply", kEcho = "/bench.Echo/Echo";
 
-  std::printf("%-17s %-9s %6s %10s %10s %7s %9s %8s %8s\n", "game", "call", "bytes", "calls/s",
-              "base/s", "ratio", "rounds", "p99 us", "base p99");
+  std::printf("%-17s %-9s %6s %10s %10s %7s %9s %7s %6s %6s %8s %8s\n", "game", "call", "bytes", "calls/s",
+              "base/s", "ratio", "rounds", "cpu rt", "busy", "base", "p99 us", "base p99");
   const std::vector<std::string> only = absl::GetFlag(FLAGS_games);
   for (const Game* game : AllGames()) {
     if (!only.empty() && std::find(only.begin(), only.end(), game->name()) == only.end()) continue;
@@ -288,21 +334,21 @@ int main(int argc, char** argv) {
     const std::vector<std::string> apply_bytes = Encoded(apply);
     Cycle<std::string> apply_cycle(apply_bytes);
     Cycle<std::string> apply_echo_cycle(apply_bytes);
-    const Compared unsealed = Compare(RawCalls(engine_stub, kApply, apply_cycle),
-                                      RawCalls(echo_stub, kEcho, apply_echo_cycle));
+    const Compared unsealed = Compare(LoadOn(engine.pid(), RawCalls(engine_stub, kApply, apply_cycle)),
+                                      LoadOn(echo.pid(), RawCalls(echo_stub, kEcho, apply_echo_cycle)));
     PrintRow(game->name(), "Apply", MeanBytes(apply_bytes), unsealed);
     const std::vector<std::string> sealed = Encoded(SealedAll(apply, sealer));
     Cycle<std::string> sealed_cycle(sealed);
-    const Compared sealing = Compare(RawCalls(engine_stub, kApply, sealed_cycle),
-                                     RawCalls(engine_stub, kApply, apply_cycle));
+    const Compared sealing = Compare(LoadOn(engine.pid(), RawCalls(engine_stub, kApply, sealed_cycle)),
+                                     LoadOn(engine.pid(), RawCalls(engine_stub, kApply, apply_cycle)));
     PrintRow(game->name(), "sealed", MeanBytes(sealed), sealing);
     const std::vector<v1::ApplyRequest> combined = CombinedAll(apply);
     const std::vector<std::string> response_sized = ResponseSized(*stub, combined);
     const std::vector<std::string> combined_bytes = Encoded(combined);
     Cycle<std::string> combined_cycle(combined_bytes);
     Cycle<std::string> combined_echo_cycle(response_sized);
-    const Compared combining = Compare(RawCalls(engine_stub, kApply, combined_cycle),
-                                       RawCalls(echo_stub, kEcho, combined_echo_cycle));
+    const Compared combining = Compare(LoadOn(engine.pid(), RawCalls(engine_stub, kApply, combined_cycle)),
+                                       LoadOn(echo.pid(), RawCalls(echo_stub, kEcho, combined_echo_cycle)));
     PrintRow(game->name(), "combined", MeanBytes(response_sized), combining);
   }
   return 0;
