@@ -2,6 +2,7 @@
 //
 //   gavel-bot --policy=random|dirk|ismcts|learned|search --name=NAME --arena=host:port [--seed=N]
 //             [--games=a,b] [--iterations=N | --time_ms=T] [--playout_moves=N] [--weights=FOLDER]
+//             [--value_playout_moves=N]
 //             [--tls | --tls_ca=ca.pem] [--token_file=bot.token]
 //
 // Logs go to stderr. SIGTERM or SIGINT ends it cleanly.
@@ -42,8 +43,11 @@ ABSL_FLAG(double, time_ms, 0,
 ABSL_FLAG(int, playout_moves, -1,
           "ismcts, search: moves a play-out runs before the scores so far decide (0: to the "
           "end; -1: to the end for ismcts, the game's default for search)");
+ABSL_FLAG(int, value_playout_moves, gavel::learn::SearchOptions::kValuePlayoutMoves,
+          "search: where the weights hold a value network for the table (<game>-<players>p.value), "
+          "play-outs stop after this many moves and it judges the seats (-1: value networks not used)");
 ABSL_FLAG(std::string, weights, "weights",
-          "learned, search: the folder of <game>-<players>p.gmlp weights files");
+          "learned, search: the folder of <game>-<players>p.gmlp weights files (and .value files)");
 ABSL_FLAG(bool, tls, false, "TLS to the arena, trusting the system's roots");
 ABSL_FLAG(std::string, tls_ca, "", "TLS to the arena, trusting this PEM CA (implies --tls)");
 ABSL_FLAG(std::string, token_file, "",
@@ -82,7 +86,9 @@ absl::StatusOr<Player> MakePlayer(const std::string& name) {
     const double time_ms = absl::GetFlag(FLAGS_time_ms);
     player.policy = gavel::learn::SearchPolicy(
         *player.learned,
-        {.time_ms = time_ms > 0 ? time_ms : 10, .playout_moves = absl::GetFlag(FLAGS_playout_moves)});
+        {.time_ms = time_ms > 0 ? time_ms : 10,
+         .playout_moves = absl::GetFlag(FLAGS_playout_moves),
+         .value_playout_moves = absl::GetFlag(FLAGS_value_playout_moves)});
     player.games = AllGames();  // plain ISMCTS where no network fits
   } else if (name == "ismcts") {
     gavel::learn::IsmctsOptions options;

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "absl/flags/flag.h"
@@ -60,6 +61,10 @@ ABSL_FLAG(bool, search_learned_playouts, false, "search: the learned bot plays t
 ABSL_FLAG(int, search_playout_moves, -1,
           "search: moves a play-out runs before the scores so far decide (0: to the end; -1: the "
           "game's default)");
+ABSL_FLAG(int, search_value_playout_moves, gavel::learn::SearchOptions::kValuePlayoutMoves,
+          "search: with a value network for the table (<game>-<players>p.value in the weights), "
+          "play-outs stop after this many moves and its values reward the seats (0: at the leaf; "
+          "-1: value networks not used)");
 ABSL_FLAG(int, threads, 2, "games played at once");
 ABSL_FLAG(uint64_t, seed, 20261122, "seed of the first deal");
 ABSL_FLAG(std::string, out, "", "also write the table to this file");
@@ -102,12 +107,26 @@ int IsmctsIterations(const std::string& game) {
   return absl::GetFlag(FLAGS_ismcts_iterations);
 }
 
+// Whether the weights folder holds a value network of `game` (<game>-<players>p.value).
+bool HasValueNetworks(const std::string& game) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(absl::GetFlag(FLAGS_weights), error)) {
+    const std::string file = entry.path().filename().string();
+    if (absl::StartsWith(file, game + "-") && absl::EndsWith(file, "p.value")) return true;
+  }
+  return false;
+}
+
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game) {
   if (name == "rollout")
     return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
                            absl::GetFlag(FLAGS_rollout_worlds));
   if (name == "search") {
+    if (const int value_moves = absl::GetFlag(FLAGS_search_value_playout_moves);
+        value_moves >= 0 && HasValueNetworks(game))
+      return absl::StrFormat("search (%g ms, value networks after %d play-out moves)",
+                             absl::GetFlag(FLAGS_search_ms), value_moves);
     const int playout_moves =
         gavel::learn::SearchOptions{.playout_moves = absl::GetFlag(FLAGS_search_playout_moves)}.PlayoutMovesIn(game);
     return playout_moves > 0 ? absl::StrFormat("search (%g ms, play-outs of %d moves)",
@@ -132,7 +151,8 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
                                                 .prior_weight = absl::GetFlag(FLAGS_search_prior_weight),
                                                 .choice_share = absl::GetFlag(FLAGS_search_choice_share),
                                                 .playout_moves = absl::GetFlag(FLAGS_search_playout_moves),
-                                                .learned_playouts = absl::GetFlag(FLAGS_search_learned_playouts)});
+                                                .learned_playouts = absl::GetFlag(FLAGS_search_learned_playouts),
+                                                .value_playout_moves = absl::GetFlag(FLAGS_search_value_playout_moves)});
   if (name == "rollout") {
     auto base = gavel::learn::PolicyNamed(absl::GetFlag(FLAGS_rollout_base), game);
     if (!base.ok()) return base.status();

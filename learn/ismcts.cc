@@ -131,7 +131,7 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
     path.push_back(node);
     state.ApplyLegal(node->move, nullptr);
   }
-  const int playout_limit = options.playout_moves > 0 ? options.playout_moves : -1;
+  const int playout_limit = options.playout_moves > 0 || options.leaf_values ? options.playout_moves : -1;
   for (int played = 0; played != playout_limit && !state.finished(); ++played) {
     state.LegalMoves(legal);
     auto move = PlayoutMove(state, legal, rng, options);
@@ -140,8 +140,18 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
       return absl::InternalError("ismcts: the play-out policy chose an illegal move");
     state.ApplyLegal(*move, nullptr);
   }
-  const std::vector<double> rewards =
-      state.finished() ? PlaceRewards(state.outcome()) : ProvisionalRewards(state.outcome());
+  std::vector<double> rewards;
+  if (state.finished()) {
+    rewards = PlaceRewards(state.outcome());
+  } else if (options.leaf_values) {
+    auto values = options.leaf_values(state);
+    if (!values.ok()) return values.status();
+    if (values->size() != static_cast<size_t>(state.seats()))
+      return absl::InternalError("ismcts: the leaf values must give one reward per seat");
+    rewards = *std::move(values);
+  } else {
+    rewards = ProvisionalRewards(state.outcome());
+  }
   for (Node* visited : path) {
     ++visited->visits;
     if (visited->mover != kNoSeat) visited->reward += rewards[visited->mover];

@@ -4,6 +4,7 @@
 // information), descends one shared tree of moves with UCB1 over availability counts,
 // plays the rest at random and backs up each seat's reward.
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "absl/status/statusor.h"
@@ -26,6 +27,10 @@ struct IsmctsOptions {
   // Plays the players' moves of a play-out from their views, if set (automata and unset:
   // random). Must outlive the search; an error from it ends the search with that error.
   const Policy* playout_policy = nullptr;
+  // Each seat's reward in [0, 1] where a play-out stops before the end (e.g. a value
+  // network's, learn/value_network.h), if set; play-outs then stop after playout_moves moves,
+  // 0 meaning at the new leaf itself, and finished games still reward their places.
+  std::function<absl::StatusOr<std::vector<double>>(const State&)> leaf_values;
 };
 
 // Reward of each seat at the end of a game: 1 for the best place, 0 for the worst,

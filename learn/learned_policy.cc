@@ -73,7 +73,7 @@ absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::st
     return absl::NotFoundError(absl::StrCat("cannot read the weights folder ", folder, ": ",
                                             error.message()));
   std::unique_ptr<LearnedPolicy> learned(new LearnedPolicy());
-  const std::regex file_name(R"(([a-z_]+)-([0-9]+)p\.gmlp)");
+  const std::regex file_name(R"(([a-z_]+)-([0-9]+)p\.(gmlp|value))");
   for (const auto& entry : entries) {
     std::smatch match;
     const std::string name = entry.path().filename().string();
@@ -82,6 +82,12 @@ absl::StatusOr<std::unique_ptr<LearnedPolicy>> LearnedPolicy::Load(const std::st
     const Game* game = FindGame(match[1].str());
     if (game == nullptr) {  // the build may hold a subset of the games (GAVEL_GAMES)
       spdlog::debug("{}: {} is not in this build; skipped", path, match[1].str());
+      continue;
+    }
+    if (match[3] == "value") {
+      auto value = ValueNetwork::Load(*game, path);
+      if (!value.ok()) return value.status();
+      learned->values_[game->name()].push_back(*std::move(value));
       continue;
     }
     auto network = LoadTrainedNetwork(*game, path);
@@ -110,6 +116,14 @@ const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
     auto size = InputSize(game, view, network.policy.layout());
     if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
   }
+  return nullptr;
+}
+
+const ValueNetwork* LearnedPolicy::ValueFor(const v1::View& view) const {
+  auto it = values_.find(view.game());
+  if (it == values_.end()) return nullptr;
+  for (const ValueNetwork& value : it->second)
+    if (value.TrainedFor(view)) return &value;
   return nullptr;
 }
 

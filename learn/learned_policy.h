@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "learn/q_policy.h"
+#include "learn/value_network.h"
 #include "policy/policy.h"
 
 namespace gavel::learn {
@@ -51,6 +52,9 @@ class LearnedPolicy {
   absl::StatusOr<std::vector<float>> Scores(const Turn& turn) const;
   // Choose() as a Policy; this object must outlive it.
   Policy AsPolicy() const;
+  // The value network of this view's table (`<game>-<players>p.value` in the folder, for the
+  // search bot), or null.
+  const ValueNetwork* ValueFor(const v1::View& view) const;
 
  private:
   LearnedPolicy() = default;
@@ -58,6 +62,7 @@ class LearnedPolicy {
   void WarnOnceAboutFallback(const v1::View& view) const;
 
   std::map<std::string, std::vector<TrainedNetwork>> networks_;  // by game
+  std::map<std::string, std::vector<ValueNetwork>> values_;       // by game
   mutable std::mutex warned_mutex_;
   mutable std::set<std::string> warned_;
 };

@@ -59,6 +59,10 @@ Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
     search.prior_weight = options.prior_weight;
     search.playout_policy = playout.get();
     search.playout_moves = options.PlayoutMovesIn(turn.view().game());
+    if (const ValueNetwork* value = learned.ValueFor(turn.view()); value && options.value_playout_moves >= 0) {
+      search.playout_moves = options.value_playout_moves;
+      search.leaf_values = [value](const State& state) { return value->SeatValues(state); };
+    }
     const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - start;
     search.time_budget_ms = std::max(options.time_ms - scoring.count(), 1e-3);
     if (!priors.ok()) return IsmctsChoose(*game, turn.view(), turn.legal(), search);  // no network

@@ -23,14 +23,16 @@
 #include "learn/named_policy.h"
 #include "learn/policy_search.h"
 #include "learn/trainer.h"
+#include "learn/value_network.h"
 #include "policy/dirk/dirk.h"
 
 ABSL_FLAG(std::string, game, "sultan", "game to train");
 ABSL_FLAG(bool, list_games, false, "print the games of this build, one a line, and exit");
 ABSL_FLAG(std::string, method, "rollouts",
           "rollouts (paired rollouts of Dirk's games, see learn/trainer.h), imitation (of an ISMCTS "
-          "teacher's root visits), selfplay, or search (evolution strategies on a trained network's "
-          "last layers, see learn/policy_search.h)");
+          "teacher's root visits), selfplay, search (evolution strategies on a trained network's "
+          "last layers, see learn/policy_search.h), or value (a value network for the search bot, "
+          "learn/value_network.h)");
 ABSL_FLAG(int, teacher_iterations, 1000, "imitation: the ISMCTS teacher's iterations per decision");
 ABSL_FLAG(std::string, start, "",
           "the trained weights (a file of this game and player count) training starts from instead "
@@ -66,6 +68,12 @@ ABSL_FLAG(int, network_candidates, 0,
 ABSL_FLAG(int, rollout_threads, 1, "rollouts: worlds played out at once (same weights for any count)");
 ABSL_FLAG(double, target_min_z, 0,
           "rollouts: a positive gain over the advice under this many standard errors trains as 0");
+ABSL_FLAG(std::string, value_population, "learned,dirk",
+          "value: the policies at the played tables, one drawn per seat and game (learned: the "
+          "networks in --value_weights)");
+ABSL_FLAG(std::string, value_weights, "weights", "value: the learned bot's weights folder");
+ABSL_FLAG(double, value_sample_rate, 0.05, "value: share of the states before a decision recorded");
+ABSL_FLAG(int, epochs, 20, "value: passes over the samples");
 ABSL_FLAG(int, players, 4, "player count");
 ABSL_FLAG(std::string, options, "", "game options, name=value,name=value");
 ABSL_FLAG(uint64_t, seed, 1, "training seed");
@@ -331,6 +339,63 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   return 0;
 }
 
+// --method=value: a value network (learn/value_network.h) fitted to the places of --episodes
+// games of --value_population; saved to --out.
+int RunValue(const gavel::Game& game) {
+  gavel::learn::ValueTrainConfig config;
+  config.players = absl::GetFlag(FLAGS_players);
+  if (auto parsed = ParseOptions(absl::GetFlag(FLAGS_options), &config.options); !parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.ToString().c_str());
+    return 2;
+  }
+  auto learned = gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_value_weights));
+  for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_value_population), ',', absl::SkipEmpty())) {
+    if (name == "learned") {
+      if (!learned.ok()) {
+        std::fprintf(stderr, "--value_weights: %s\n", learned.status().ToString().c_str());
+        return 2;
+      }
+      config.population.push_back({"learned", (*learned)->AsPolicy()});
+      continue;
+    }
+    auto policy = Named(std::string(name), game);
+    if (!policy.ok()) {
+      std::fprintf(stderr, "--value_population: %s\n", policy.status().ToString().c_str());
+      return 2;
+    }
+    config.population.push_back(*std::move(policy));
+  }
+  config.seed = absl::GetFlag(FLAGS_seed);
+  config.games = absl::GetFlag(FLAGS_episodes);
+  config.sample_rate = absl::GetFlag(FLAGS_value_sample_rate);
+  config.hidden.clear();
+  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
+    int units = 0;
+    if (absl::SimpleAtoi(size, &units) && units > 0) config.hidden.push_back(units);
+  }
+  config.epochs = absl::GetFlag(FLAGS_epochs);
+  config.learning_rate = static_cast<float>(absl::GetFlag(FLAGS_learning_rate));
+  config.threads = absl::GetFlag(FLAGS_eval_threads);
+  gavel::learn::ValueFit fit;
+  auto value = gavel::learn::TrainValueNetwork(game, config, [](int epoch, const gavel::learn::ValueFit& fit) {
+    std::fprintf(stderr, "epoch %d: mean squared error %.4f on %d training samples, %.4f on %d held out "
+                 "(a constant: %.4f)\n", epoch, fit.train_mse, fit.train_samples, fit.holdout_mse,
+                 fit.holdout_samples, fit.holdout_constant_mse);
+  }, &fit);
+  if (!value.ok()) {
+    std::fprintf(stderr, "training failed: %s\n", value.status().ToString().c_str());
+    return 1;
+  }
+  const std::string path = absl::GetFlag(FLAGS_out);
+  if (path.empty()) return 0;
+  if (auto saved = value->network().Save(path); !saved.ok()) {
+    std::fprintf(stderr, "%s\n", saved.ToString().c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "value network saved to %s\n", path.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -350,6 +415,7 @@ int main(int argc, char** argv) {
     curve << "episode,opponent,games,win_rate,ci95,mean_score,mean_reward,loss\n";
   }
   if (absl::GetFlag(FLAGS_method) == "search") return RunSearch(*game, curve);
+  if (absl::GetFlag(FLAGS_method) == "value") return RunValue(*game);
   auto config = ConfigFromFlags(*game);
   if (!config.ok()) {
     std::fprintf(stderr, "%s\n", config.status().ToString().c_str());

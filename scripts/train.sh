@@ -77,4 +77,16 @@ for game in "${games[@]}"; do
         --eval_threads="$threads" --rollout_threads="$threads" --out="${outs[stage - 1]}" --curve="${curves[stage - 1]}"
     done
   done
+  # The search bot's value networks (learn/value_network.h): weights/<game>-<n>p.value.train
+  # holds one line of flags for gavel-train --method=value, which writes <game>-<n>p.value.
+  # After the game's networks, whose play it may learn from (--value_population=learned).
+  for settings in "$weights_dir/$game"-*p.value.train; do
+    name=$(basename "$settings" .value.train)  # <game>-<n>p
+    players=${name##*-}
+    players=${players%p}
+    read -r -a flags < <(grep -v '^[[:space:]]*$' "$settings" | head -n 1)
+    echo "$name: value network" >&2
+    "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 --method=value \
+      --value_weights="$weights_dir" "${flags[@]}" --eval_threads="$threads" --out="$weights_dir/$name.value"
+  done
 done

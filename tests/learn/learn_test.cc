@@ -19,6 +19,7 @@
 #include "learn/q_policy.h"
 #include "learn/rollout.h"
 #include "learn/trainer.h"
+#include "learn/value_network.h"
 #include "policy/dirk/dirk.h"
 
 namespace gavel::learn {
@@ -503,6 +504,107 @@ TEST(IsmctsSearch, ShortPlayOutsLeaveTheScoresSoFarToDecide) {
   EXPECT_GE(tried, 2);
 #endif
 }
+
+// Leaf values reward the seats where play-outs stop: at the new leaf itself (no play-out
+// move), every iteration asks them once and each root move's mean reward is the mover's
+// value; play-outs longer than the game leave them unasked and the search as it was without
+// them. Their errors end the search, and so does a value vector without one entry per seat.
+TEST(IsmctsSearch, LeafValuesRewardTheSeatsWherePlayOutsStop) {
+  for (auto& [game, position] : ChoicesInEveryGame(6, 20)) {
+    SCOPED_TRACE(game->name());
+    const Seat mover = position.state->to_move();
+    const int seats = position.state->seats();
+    int calls = 0;
+    learn::IsmctsOptions options;
+    options.iterations = 30;
+    options.seed = 5;
+    const auto plain = IsmctsSearch(*game, position.view, position.legal, options);
+    options.leaf_values = [&](const State&) -> absl::StatusOr<std::vector<double>> {
+      ++calls;
+      std::vector<double> values(static_cast<size_t>(seats), 0.0);
+      values[static_cast<size_t>(mover)] = 0.25;
+      return values;
+    };
+    auto root = IsmctsSearch(*game, position.view, position.legal, options);
+    ASSERT_TRUE(root.ok()) << root.status();
+    EXPECT_EQ(calls, options.iterations);
+    for (size_t i = 0; i < position.legal.size(); ++i)
+      if (root->visits[i] > 0) EXPECT_DOUBLE_EQ(root->mean_reward[i], 0.25) << i;
+    options.playout_moves = 1'000'000;
+    calls = 0;
+    auto to_the_end = IsmctsSearch(*game, position.view, position.legal, options);
+    ASSERT_TRUE(plain.ok() && to_the_end.ok());
+    EXPECT_EQ(calls, 0);
+    EXPECT_EQ(to_the_end->visits, plain->visits);
+    EXPECT_EQ(to_the_end->mean_reward, plain->mean_reward);
+    options.playout_moves = 0;
+    options.leaf_values = [](const State&) -> absl::StatusOr<std::vector<double>> {
+      return absl::UnavailableError("gone");
+    };
+    EXPECT_EQ(IsmctsSearch(*game, position.view, position.legal, options).status().code(),
+              absl::StatusCode::kUnavailable);
+    options.leaf_values = [](const State&) -> absl::StatusOr<std::vector<double>> { return std::vector<double>{0.5}; };
+    EXPECT_EQ(IsmctsSearch(*game, position.view, position.legal, options).status().code(),
+              absl::StatusCode::kInternal);
+  }
+}
+
+#if GAVEL_HAS_GAME_sultan
+// A value network fitted to games of Dirk against random players knows who is ahead: on
+// held-out games its error is well under the best constant's; it is reproducible from its
+// seed, its values lie in [0, 1], one per seat, and its file loads back with the same values,
+// while a Q network's file or another game's is refused.
+TEST(ValueNetwork, LearnsWhoIsAheadFromTheViews) {
+  const Game& sultan = *FindGame("sultan");
+  ValueTrainConfig config;
+  config.players = 3;
+  config.seed = 4;
+  config.games = 1000;
+  config.sample_rate = 0.2;
+  config.epochs = 10;
+  config.threads = 2;
+  config.population = {{"dirk", *policy::dirk::Dirk("sultan")}, {"random", RandomPolicy()}};
+  ValueFit fit, again;
+  int epochs = 0;
+  auto value = TrainValueNetwork(sultan, config, [&](int, const ValueFit&) { ++epochs; }, &fit);
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_EQ(epochs, config.epochs);
+  EXPECT_GT(fit.holdout_samples, 100);
+  EXPECT_LT(fit.holdout_mse, 0.85 * fit.holdout_constant_mse);
+  config.threads = 1;
+  auto second = TrainValueNetwork(sultan, config, {}, &again);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(again.holdout_mse, fit.holdout_mse);
+
+  Position position = MidGame(sultan, 3, 7, 15);
+  auto values = value->SeatValues(*position.state);
+  ASSERT_TRUE(values.ok()) << values.status();
+  ASSERT_EQ(values->size(), 3u);
+  for (double v : *values) {
+    EXPECT_GE(v, 0.0);
+    EXPECT_LE(v, 1.0);
+  }
+  const std::string path = TempPath("sultan-3p.value");
+  ASSERT_TRUE(value->network().Save(path).ok());
+  auto loaded = ValueNetwork::Load(sultan, path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(*loaded->SeatValues(*position.state), *values);
+  EXPECT_EQ(loaded->players(), 3);
+  EXPECT_TRUE(loaded->TrainedFor(position.view));
+  v1::View other = position.view;
+  other.set_players(4);
+  other.set_seats(4);
+  EXPECT_FALSE(loaded->TrainedFor(other));
+#if GAVEL_HAS_GAME_carat
+  EXPECT_THAT(ValueNetwork::Load(*FindGame("carat"), path).status().message(), HasSubstr("not of carat"));
+#endif
+  Mlp q_network({4, 1}, 1);
+  q_network.metadata = "game=sultan\nplayers=3\n";
+  ASSERT_TRUE(q_network.Save(TempPath("sultan-3p.gmlp")).ok());
+  EXPECT_THAT(ValueNetwork::Load(sultan, TempPath("sultan-3p.gmlp")).status().message(),
+              HasSubstr("not a value network"));
+}
+#endif
 
 // A play-out policy plays the players' moves of every play-out, from their views; its errors
 // end the search, and so does a move it makes that is not legal.

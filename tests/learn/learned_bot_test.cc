@@ -17,6 +17,7 @@
 #include "learn/policy_search.h"
 #include "learn/search_policy.h"
 #include "learn/trainer.h"
+#include "learn/value_network.h"
 #include "policy/dirk/dirk.h"
 #include "service/engine_handler.h"
 
@@ -265,6 +266,45 @@ TEST(SearchBot, PlaysLegalMovesGuidedByTheNetworkInEveryGame) {
     EXPECT_TRUE(state->IsLegal(*chosen));
   }
 }
+
+#if GAVEL_HAS_GAME_sultan
+// Value networks (`<game>-<players>p.value`) load from the weights folder beside the
+// networks, each for its own table, and the search bot plays legal moves asking one at its
+// leaves; a value file that holds no value network is a clear error.
+TEST(SearchBot, FindsTheTablesValueNetworkInTheWeightsFolder) {
+  const Game& sultan = *FindGame("sultan");
+  const std::string folder = Folder("values");
+  std::filesystem::copy_file(std::string(GAVEL_WEIGHTS_DIR) + "/sultan-4p.gmlp", folder + "/sultan-4p.gmlp");
+  ValueTrainConfig config;
+  config.players = 4;
+  config.games = 20;
+  config.sample_rate = 0.2;
+  config.epochs = 1;
+  config.population = {{"random", RandomPolicy()}};
+  ValueFit fit;
+  auto value = TrainValueNetwork(sultan, config, {}, &fit);
+  ASSERT_TRUE(value.ok()) << value.status();
+  ASSERT_TRUE(value->network().Save(folder + "/sultan-4p.value").ok());
+  auto learned = LearnedPolicy::Load(folder);
+  ASSERT_TRUE(learned.ok()) << learned.status();
+  const Policy search = SearchPolicy(**learned, {.time_ms = 2, .value_playout_moves = 0});
+  for (int players : {3, 4}) {
+    auto state = std::move(*sultan.NewGame(players, 9, {}));
+    std::vector<Move> legal;
+    state->LegalMoves(legal);
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    EXPECT_EQ((*learned)->ValueFor(view) != nullptr, players == 4) << players;
+    Rng rng(3);
+    auto chosen = search(Turn(*state, view, legal, rng));
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    EXPECT_TRUE(state->IsLegal(*chosen));
+  }
+  std::filesystem::copy_file(std::string(GAVEL_WEIGHTS_DIR) + "/sultan-4p.gmlp", folder + "/sultan-3p.value");
+  auto refused = LearnedPolicy::Load(folder);
+  EXPECT_THAT(refused.status().message(), HasSubstr("sultan-3p.value is not a value network"));
+}
+#endif
 
 TEST(LearnedBot, MissingOrEmptyFolderIsAClearError) {
   auto missing = LearnedPolicy::Load(::testing::TempDir() + "/no_such_weights");

@@ -13,6 +13,10 @@ done
 # The learned bot's weights, one file per game, load in the collected bot.
 weights=$(ls "$out/share/gavel/weights"/*.gmlp 2>/dev/null | wc -l)
 ((weights >= 5)) || { echo "FAIL: $weights weights files collected, expected 5"; fail=1; }
+# And every value network of the repository beside them.
+values=$(ls "$out/share/gavel/weights"/*.value 2>/dev/null | wc -l)
+expected=$(ls "$(dirname "$0")"/../../weights/*.value | wc -l)
+((values == expected && values > 0)) || { echo "FAIL: $values value networks collected, expected $expected"; fail=1; }
 # Every listed package is a real installed Debian package.
 while read -r package; do
   dpkg-query -W "$package" >/dev/null 2>&1 || { echo "FAIL: $package is not a package"; fail=1; }

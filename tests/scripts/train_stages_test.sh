@@ -40,4 +40,15 @@ printf '%s\n' '--start={previous}' >"$work/weights/toy-2p.train"
 if run 2>"$work/err"; then fail "a first stage naming {previous} trained"; fi
 grep -q "stage 1 names a stage that is not before it" "$work/err" || fail "no clear error: $(cat "$work/err")"
 [[ ! -e $work/build/calls ]] || fail "a stage trained before the settings were refused"
+
+# A value network's settings train after the table's network, into <game>-<n>p.value.
+rm -f "$work/build/calls"
+printf '%s\n' '--method=selfplay' >"$work/weights/toy-2p.train"
+printf '%s\n' '--episodes=7 --hidden=9' >"$work/weights/toy-2p.value.train"
+run 2>/dev/null
+mapfile -t calls <"$work/build/calls"
+((${#calls[@]} == 2)) || fail "expected the network and the value network, got ${#calls[@]} calls"
+[[ ${calls[0]} == *" --out=$work/weights/toy-2p.gmlp "* ]] || fail "the network first: ${calls[0]}"
+[[ ${calls[1]} == "--game=toy --players=2 --seed=1 --method=value --value_weights=$work/weights --episodes=7 --hidden=9 --eval_threads=3 --out=$work/weights/toy-2p.value" ]] ||
+  fail "value network: ${calls[1]}"
 echo "train.sh stages: ok"
