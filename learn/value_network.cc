@@ -109,7 +109,11 @@ int ValueNetwork::players() const {
 }
 
 bool ValueNetwork::TrainedFor(const v1::View& view) const {
-  return static_cast<int>(view.seats()) == seats_ && (view.players() == 0 || static_cast<int>(view.players()) == players());
+  if (static_cast<int>(view.seats()) != seats_ || (view.players() != 0 && static_cast<int>(view.players()) != players()))
+    return false;
+  Features features;
+  return game_->Featurize(view, {}, &features).ok() &&
+         static_cast<int>(features.observation.size()) == network_.input_size();
 }
 
 absl::StatusOr<double> ValueNetwork::Value(const v1::View& view) const {

@@ -29,7 +29,8 @@ class ValueNetwork {
   // The player count it was trained for (metadata `players`).
   int players() const;
   // Whether `view` is of the table it was trained for (its player count and, once loaded,
-  // its seats at the default options).
+  // its seats at the default options) and its features are as many as the network's inputs
+  // (game options may change them).
   bool TrainedFor(const v1::View& view) const;
   // The value of the seat whose view this is, clamped to [0, 1].
   absl::StatusOr<double> Value(const v1::View& view) const;

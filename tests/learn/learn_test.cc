@@ -529,7 +529,9 @@ TEST(IsmctsSearch, LeafValuesRewardTheSeatsWherePlayOutsStop) {
     ASSERT_TRUE(root.ok()) << root.status();
     EXPECT_EQ(calls, options.iterations);
     for (size_t i = 0; i < position.legal.size(); ++i)
-      if (root->visits[i] > 0) EXPECT_DOUBLE_EQ(root->mean_reward[i], 0.25) << i;
+      if (root->visits[i] > 0) {
+        EXPECT_DOUBLE_EQ(root->mean_reward[i], 0.25) << i;
+      }
     options.playout_moves = 1'000'000;
     calls = 0;
     auto to_the_end = IsmctsSearch(*game, position.view, position.legal, options);
