@@ -28,9 +28,9 @@ struct SearchOptions {
   // many moves and the network's values of every seat are the rewards (0: at the new leaf).
   // < 0: the value networks are not used.
   int value_playout_moves = kValuePlayoutMoves;
-  // At Morgenland's five players (the one table with a value network), 40 moves and the value
-  // network won 0.244 of 800 games against four learned bots where the scores so far after 40
-  // moves won 0.204 on the same deals (docs/learning.md).
+  // In Morgenland (the one game with value networks), 40 moves and the value network won
+  // 0.244 of 800 games against four learned bots where the scores so far after 40 moves won
+  // 0.204 on the same deals, and 0.04-0.06 more at three and four players (docs/learning.md).
   static constexpr int kValuePlayoutMoves = 40;
 };
 

@@ -140,6 +140,17 @@ absl::Status ParseOptions(const std::string& text, gavel::OptionMap* options) {
   return absl::OkStatus();
 }
 
+absl::Status ParseHidden(std::vector<int>* hidden) {
+  hidden->clear();
+  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
+    int value = 0;
+    if (!absl::SimpleAtoi(size, &value) || value <= 0)
+      return absl::InvalidArgumentError("--hidden wants positive layer sizes");
+    hidden->push_back(value);
+  }
+  return absl::OkStatus();
+}
+
 // --start for the regression methods: a network of this game and player count whose input
 // fits this training's (the same advice and feature layout).
 absl::StatusOr<gavel::learn::Mlp> StartNetwork(const gavel::Game& game, const std::string& path,
@@ -201,13 +212,7 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   config.eval_games = absl::GetFlag(FLAGS_eval_games);
   config.eval_threads = absl::GetFlag(FLAGS_eval_threads);
   GAVEL_RETURN_IF_ERROR(ParseOptions(absl::GetFlag(FLAGS_options), &config.options));
-  config.hidden.clear();
-  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
-    int value = 0;
-    if (!absl::SimpleAtoi(size, &value) || value <= 0)
-      return absl::InvalidArgumentError("--hidden wants positive layer sizes");
-    config.hidden.push_back(value);
-  }
+  GAVEL_RETURN_IF_ERROR(ParseHidden(&config.hidden));
   if (absl::GetFlag(FLAGS_advice) == "dirk") {
     auto advisor = gavel::policy::dirk::Dirk(game.name());
     if (!advisor.ok()) return advisor.status();
@@ -339,45 +344,46 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   return 0;
 }
 
-// --method=value: a value network (learn/value_network.h) fitted to the places of --episodes
-// games of --value_population; saved to --out.
-int RunValue(const gavel::Game& game) {
+// --method=value's settings; "learned" in --value_population plays the networks of
+// --value_weights, which `learned` then holds.
+absl::StatusOr<gavel::learn::ValueTrainConfig> ValueConfigFromFlags(
+    const gavel::Game& game, std::unique_ptr<gavel::learn::LearnedPolicy>& learned) {
   gavel::learn::ValueTrainConfig config;
   config.players = absl::GetFlag(FLAGS_players);
-  if (auto parsed = ParseOptions(absl::GetFlag(FLAGS_options), &config.options); !parsed.ok()) {
-    std::fprintf(stderr, "%s\n", parsed.ToString().c_str());
-    return 2;
-  }
-  auto learned = gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_value_weights));
+  GAVEL_RETURN_IF_ERROR(ParseOptions(absl::GetFlag(FLAGS_options), &config.options));
   for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_value_population), ',', absl::SkipEmpty())) {
     if (name == "learned") {
-      if (!learned.ok()) {
-        std::fprintf(stderr, "--value_weights: %s\n", learned.status().ToString().c_str());
-        return 2;
+      if (!learned) {
+        GAVEL_ASSIGN_OR_RETURN(learned, gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_value_weights)));
       }
-      config.population.push_back({"learned", (*learned)->AsPolicy()});
+      config.population.push_back({"learned", learned->AsPolicy()});
       continue;
     }
     auto policy = Named(std::string(name), game);
-    if (!policy.ok()) {
-      std::fprintf(stderr, "--value_population: %s\n", policy.status().ToString().c_str());
-      return 2;
-    }
+    if (!policy.ok()) return policy.status();
     config.population.push_back(*std::move(policy));
   }
   config.seed = absl::GetFlag(FLAGS_seed);
   config.games = absl::GetFlag(FLAGS_episodes);
   config.sample_rate = absl::GetFlag(FLAGS_value_sample_rate);
-  config.hidden.clear();
-  for (absl::string_view size : absl::StrSplit(absl::GetFlag(FLAGS_hidden), ',', absl::SkipEmpty())) {
-    int units = 0;
-    if (absl::SimpleAtoi(size, &units) && units > 0) config.hidden.push_back(units);
-  }
+  GAVEL_RETURN_IF_ERROR(ParseHidden(&config.hidden));
   config.epochs = absl::GetFlag(FLAGS_epochs);
   config.learning_rate = static_cast<float>(absl::GetFlag(FLAGS_learning_rate));
   config.threads = absl::GetFlag(FLAGS_eval_threads);
+  return config;
+}
+
+// --method=value: a value network (learn/value_network.h) fitted to the places of --episodes
+// games of --value_population; saved to --out.
+int RunValue(const gavel::Game& game) {
+  std::unique_ptr<gavel::learn::LearnedPolicy> learned;
+  auto config = ValueConfigFromFlags(game, learned);
+  if (!config.ok()) {
+    std::fprintf(stderr, "%s\n", config.status().ToString().c_str());
+    return 2;
+  }
   gavel::learn::ValueFit fit;
-  auto value = gavel::learn::TrainValueNetwork(game, config, [](int epoch, const gavel::learn::ValueFit& fit) {
+  auto value = gavel::learn::TrainValueNetwork(game, *config, [](int epoch, const gavel::learn::ValueFit& fit) {
     std::fprintf(stderr, "epoch %d: mean squared error %.4f on %d training samples, %.4f on %d held out "
                  "(a constant: %.4f)\n", epoch, fit.train_mse, fit.train_samples, fit.holdout_mse,
                  fit.holdout_samples, fit.holdout_constant_mse);

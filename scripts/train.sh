@@ -28,6 +28,10 @@
 # Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s, Mercado 21 min 24 s,
 # Morgenland 38 min 2 s, each run writing its game's weights and curves as in weights/, byte
 # for byte.
+#
+# Then the search bot's value networks where a table has settings for one
+# (weights/<game>-<n>p.value.train; Morgenland at three to five players): 30-45 s each on two
+# cores, the same bytes on any thread count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
