@@ -45,6 +45,17 @@ int SearchOptions::PlayoutMovesIn(absl::string_view game) const {
   return playout_moves >= 0 ? playout_moves : DefaultPlayoutMoves(game);
 }
 
+IsmctsOptions SearchSettings(const LearnedPolicy& learned, const v1::View& view, const SearchOptions& options) {
+  IsmctsOptions search;
+  search.prior_weight = options.prior_weight;
+  search.playout_moves = options.PlayoutMovesIn(view.game());
+  if (const ValueNetwork* value = learned.ValueFor(view); value && options.value_playout_moves >= 0) {
+    search.playout_moves = options.value_playout_moves;
+    search.leaf_values = [value](const State& state) { return value->SeatValues(state); };
+  }
+  return search;
+}
+
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
   auto playout = options.learned_playouts ? std::make_shared<const Policy>(learned.AsPolicy()) : nullptr;
   return [&learned, options, playout](const Turn& turn) -> absl::StatusOr<Move> {
@@ -54,15 +65,9 @@ Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
       return absl::NotFoundError(absl::StrCat("this build has no game ", turn.view().game()));
     if (turn.legal().size() == 1) return turn.legal().front();
     auto priors = NetworkPriors(learned, turn, options.choice_share);
-    IsmctsOptions search;
+    IsmctsOptions search = SearchSettings(learned, turn.view(), options);
     search.seed = turn.rng().Next();
-    search.prior_weight = options.prior_weight;
     search.playout_policy = playout.get();
-    search.playout_moves = options.PlayoutMovesIn(turn.view().game());
-    if (const ValueNetwork* value = learned.ValueFor(turn.view()); value && options.value_playout_moves >= 0) {
-      search.playout_moves = options.value_playout_moves;
-      search.leaf_values = [value](const State& state) { return value->SeatValues(state); };
-    }
     const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - start;
     search.time_budget_ms = std::max(options.time_ms - scoring.count(), 1e-3);
     if (!priors.ok()) return IsmctsChoose(*game, turn.view(), turn.legal(), search);  // no network

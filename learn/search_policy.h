@@ -38,6 +38,11 @@ struct SearchOptions {
 // random play-outs run far longer than games do.
 int DefaultPlayoutMoves(absl::string_view game);
 
+// The search's settings for a turn of `view`'s table (its seed, budget and play-out policy
+// aside): the prior weight, the play-out length, and the table's value network at the
+// play-outs' end if the weights hold one and `options` use it. `learned` must outlive them.
+IsmctsOptions SearchSettings(const LearnedPolicy& learned, const v1::View& view, const SearchOptions& options);
+
 // `learned` must outlive the policy. Safe to call from several threads at once.
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options);
 

@@ -295,6 +295,15 @@ TEST(SearchBot, FindsTheTablesValueNetworkInTheWeightsFolder) {
     v1::View view;
     state->Observe(state->to_move(), &view);
     EXPECT_EQ((*learned)->ValueFor(view) != nullptr, players == 4) << players;
+    const IsmctsOptions settings = SearchSettings(**learned, view, {.value_playout_moves = 7});
+    EXPECT_EQ(static_cast<bool>(settings.leaf_values), players == 4) << players;
+    EXPECT_EQ(settings.playout_moves, players == 4 ? 7 : 0) << players;
+    if (players == 4) {
+      auto values = settings.leaf_values(*state);
+      ASSERT_TRUE(values.ok()) << values.status();
+      EXPECT_EQ(*values, *value->SeatValues(*state));
+    }
+    EXPECT_FALSE(SearchSettings(**learned, view, {.value_playout_moves = -1}).leaf_values);
     Rng rng(3);
     auto chosen = search(Turn(*state, view, legal, rng));
     ASSERT_TRUE(chosen.ok()) << chosen.status();
