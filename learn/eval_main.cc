@@ -19,7 +19,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
 #include "absl/flags/flag.h"
@@ -107,24 +106,14 @@ int IsmctsIterations(const std::string& game) {
   return absl::GetFlag(FLAGS_ismcts_iterations);
 }
 
-// Whether the weights folder holds a value network of `game` (<game>-<players>p.value).
-bool HasValueNetworks(const std::string& game) {
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(absl::GetFlag(FLAGS_weights), error)) {
-    const std::string file = entry.path().filename().string();
-    if (absl::StartsWith(file, game + "-") && absl::EndsWith(file, "p.value")) return true;
-  }
-  return false;
-}
-
 // A policy's name in the table: ismcts with its budget.
-std::string Label(const std::string& name, const std::string& game) {
+std::string Label(const std::string& name, const std::string& game, const gavel::learn::LearnedPolicy& learned) {
   if (name == "rollout")
     return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
                            absl::GetFlag(FLAGS_rollout_worlds));
   if (name == "search") {
     if (const int value_moves = absl::GetFlag(FLAGS_search_value_playout_moves);
-        value_moves >= 0 && HasValueNetworks(game))
+        value_moves >= 0 && learned.HasValueNetworks(game))
       return absl::StrFormat("search (%g ms, value networks after %d play-out moves)",
                              absl::GetFlag(FLAGS_search_ms), value_moves);
     const int playout_moves =
@@ -215,7 +204,7 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
   for (const std::string& name : names) {
     auto policy = MakePolicy(name, game, learned, timer);
     if (!policy.ok()) return policy.status();
-    field.push_back({Label(name, game.name()), *std::move(policy)});
+    field.push_back({Label(name, game.name(), learned), *std::move(policy)});
   }
   std::vector<int> sizes;
   for (absl::string_view text : absl::StrSplit(absl::GetFlag(FLAGS_field_players), ',', absl::SkipEmpty())) {
@@ -338,7 +327,8 @@ int main(int argc, char** argv) {
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const std::string row = absl::StrFormat(
-          "| %s | %s | %s | %s | %.3f | %s |\n", name, Label(pair->first, name), Label(pair->second, name),
+          "| %s | %s | %s | %s | %.3f | %s |\n", name, Label(pair->first, name, **learned),
+          Label(pair->second, name, **learned),
           WinRateInterval(result->win_rate, result->games), 1.0 / players,
           ScoreInterval(result->mean_score, result->mean_score_ci95));
       std::fprintf(stderr, "%s  (%.0f s)\n", row.c_str(), seconds);

@@ -45,7 +45,7 @@ absl::StatusOr<std::vector<SeatResult>> PlayFieldMatch(const Game& game, std::sp
     entry_of[static_cast<size_t>(deciders[static_cast<size_t>(s)])] = entry;
   }
   const uint64_t index = static_cast<uint64_t>(deal) * static_cast<uint64_t>(k) + static_cast<uint64_t>(rotation);
-  Rng rng(Rng::FromSeed(options.seed ^ (0x9e3779b97f4a7c15ULL * (index + 1))));
+  Rng rng = GameRng(options.seed, index);
   const Match match{options.players, options.options, options.seed + static_cast<uint64_t>(deal)};
   auto outcome = PlayGame(game, match, policies, rng);
   if (!outcome.ok()) return outcome.status();

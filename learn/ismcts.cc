@@ -131,6 +131,7 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
     path.push_back(node);
     state.ApplyLegal(node->move, nullptr);
   }
+  // playout_moves 0 means "to the end", except with leaf values: "none, value the leaf".
   const int playout_limit = options.playout_moves > 0 || options.leaf_values ? options.playout_moves : -1;
   for (int played = 0; played != playout_limit && !state.finished(); ++played) {
     state.LegalMoves(legal);

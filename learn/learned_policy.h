@@ -55,6 +55,8 @@ class LearnedPolicy {
   // The value network of this view's table (`<game>-<players>p.value` in the folder, for the
   // search bot), or null.
   const ValueNetwork* ValueFor(const v1::View& view) const;
+  // Whether the folder held a value network of `game` for any table.
+  bool HasValueNetworks(const std::string& game) const { return values_.contains(game); }
 
  private:
   LearnedPolicy() = default;

@@ -33,7 +33,7 @@ absl::StatusOr<SeatResult> PlayRotated(const Game& game, int players, const Opti
   for (Seat s = 0, other = 0; s < seats; ++s)
     policies[s] = s == mine ? candidate : opponents[(deal + other++) % opponents.size()];
   const Match match{players, options, seed + deal};
-  Rng rng(Rng::FromSeed(seed ^ (0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index) + 1))));
+  Rng rng = GameRng(seed, static_cast<uint64_t>(index));
   auto outcome = PlayGame(game, match, policies, rng);
   if (!outcome.ok()) return outcome.status();
   int winners = 0;

@@ -37,6 +37,12 @@ absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
 // each); the caller gives each i its own result slot, so results do not depend on `threads`.
 void ParallelFor(int count, int threads, const std::function<void(int)>& body);
 
+// The generator of game `index` of a run seeded `seed`: every game its own, however many
+// threads play them.
+inline Rng GameRng(uint64_t seed, uint64_t index) {
+  return Rng(Rng::FromSeed(seed ^ (0x9e3779b97f4a7c15ULL * (index + 1))));
+}
+
 // Mean of `values` and the half-width of its normal-approximation 95% interval.
 std::pair<double, double> MeanAndCi95(const std::vector<double>& values);
 

@@ -11,13 +11,6 @@
 namespace gavel::learn {
 namespace {
 
-// The observation features of `seat`'s view of `state`.
-absl::Status SeatFeatures(const Game& game, const State& state, Seat seat, v1::View* view, Features* features) {
-  view->Clear();
-  state.Observe(seat, view);
-  return game.Featurize(*view, {}, features);
-}
-
 // One played game's samples: every seat's features at the sampled states, and the place
 // reward that seat reached.
 struct GameSamples {
@@ -26,7 +19,7 @@ struct GameSamples {
 };
 
 absl::StatusOr<GameSamples> PlaySampled(const Game& game, const ValueTrainConfig& config, int index) {
-  Rng rng(Rng::FromSeed(config.seed ^ (0x9e3779b97f4a7c15ULL * (static_cast<uint64_t>(index) + 1))));
+  Rng rng = GameRng(config.seed, static_cast<uint64_t>(index));
   auto created = game.NewGame(config.players, config.seed + static_cast<uint64_t>(index), config.options);
   if (!created.ok()) return created.status();
   State& state = **created;
@@ -42,7 +35,9 @@ absl::StatusOr<GameSamples> PlaySampled(const Game& game, const ValueTrainConfig
   auto played = PlayToEnd(state, [&](const Turn& turn, Seat mover) -> absl::StatusOr<Move> {
     if (rng.Below(1 << 30) < threshold) {
       for (Seat seat = 0; seat < seats; ++seat) {
-        GAVEL_RETURN_IF_ERROR(SeatFeatures(game, state, seat, &view, &features));
+        view.Clear();
+        state.Observe(seat, &view);
+        GAVEL_RETURN_IF_ERROR(game.Featurize(view, {}, &features));
         rows.push_back(features.observation);
         row_seats.push_back(seat);
       }
@@ -94,12 +89,10 @@ absl::StatusOr<ValueNetwork> ValueNetwork::Load(const Game& game, const std::str
   if (!state.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", state.status().message()));
   value.seats_ = (*state)->seats();
   v1::View view;
-  Features features;
-  GAVEL_RETURN_IF_ERROR(SeatFeatures(game, **state, 0, &view, &features));
-  if (static_cast<int>(features.observation.size()) != value.network_.input_size())
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, " takes ", value.network_.input_size(), " inputs, but this build's ", game.name(), " features make ",
-        features.observation.size(), ": the weights are from another version of the features; train them again"));
+  (*state)->Observe(0, &view);
+  if (auto inputs = value.Inputs(view); !inputs.ok())
+    return absl::FailedPreconditionError(absl::StrCat(path, ": ", inputs.status().message(),
+                                                      " (weights from another version of the features: train them again)"));
   return value;
 }
 
@@ -111,19 +104,22 @@ int ValueNetwork::players() const {
 bool ValueNetwork::TrainedFor(const v1::View& view) const {
   if (static_cast<int>(view.seats()) != seats_ || (view.players() != 0 && static_cast<int>(view.players()) != players()))
     return false;
-  Features features;
-  return game_->Featurize(view, {}, &features).ok() &&
-         static_cast<int>(features.observation.size()) == network_.input_size();
+  return Inputs(view).ok();
 }
 
-absl::StatusOr<double> ValueNetwork::Value(const v1::View& view) const {
+absl::StatusOr<std::vector<float>> ValueNetwork::Inputs(const v1::View& view) const {
   Features features;
   GAVEL_RETURN_IF_ERROR(game_->Featurize(view, {}, &features));
   if (static_cast<int>(features.observation.size()) != network_.input_size())
     return absl::FailedPreconditionError(absl::StrCat("the value network takes ", network_.input_size(),
                                                       " inputs, this view's features are ",
                                                       features.observation.size()));
-  const Eigen::Map<const Eigen::RowVectorXf> row(features.observation.data(), network_.input_size());
+  return std::move(features.observation);
+}
+
+absl::StatusOr<double> ValueNetwork::Value(const v1::View& view) const {
+  GAVEL_ASSIGN_OR_RETURN(const std::vector<float> inputs, Inputs(view));
+  const Eigen::Map<const Eigen::RowVectorXf> row(inputs.data(), network_.input_size());
   return std::clamp(static_cast<double>(network_.Forward(row)(0)), 0.0, 1.0);
 }
 

@@ -40,6 +40,9 @@ class ValueNetwork {
   const Mlp& network() const { return network_; }
 
  private:
+  // The view's observation features, if they are as many as the network's inputs.
+  absl::StatusOr<std::vector<float>> Inputs(const v1::View& view) const;
+
   const Game* game_;
   Mlp network_;
   int seats_ = 0;  // of the trained table, set by Load

@@ -64,9 +64,11 @@ double ProcessCpuSeconds(pid_t pid) {
   std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
   std::getline(file, line);
+  const size_t command_end = line.rfind(')');
+  if (command_end == std::string::npos) return 0;  // the process is gone: the load's calls fail
   // The fields after the command's closing parenthesis; utime and stime are the 14th and
   // 15th of the whole line, the 12th and 13th after it.
-  std::istringstream fields(line.substr(line.rfind(')') + 2));
+  std::istringstream fields(line.substr(command_end + 1));
   std::string field;
   double ticks = 0;
   for (int i = 1; i <= 13 && fields >> field; ++i)
