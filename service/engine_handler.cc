@@ -56,18 +56,39 @@ v1::GameState* NewGameState(google::protobuf::Arena* arena, std::unique_ptr<v1::
   return owner.get();
 }
 
-// Opens a token and checks the capability against its table.
+// A copy of the state of `token` when the cache keeps it (SealedStateKey), with the token's
+// header.
+std::unique_ptr<State> FindSealed(absl::string_view token, const Sealer& sealer, StateCache* states,
+                                  TokenHeader* header) {
+  if (states == nullptr) return nullptr;
+  auto read = ReadTokenHeader(token);
+  const Game* game = read.ok() ? FindGame(read->game) : nullptr;
+  if (game == nullptr) return nullptr;
+  auto state = states->Find(*game, SealedStateKey(token, sealer.KeyRingVersion()));
+  if (state != nullptr) *header = *std::move(read);
+  return state;
+}
+
+// Opens a token (unless the cache keeps its state) and checks the capability against its
+// table.
 absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Sealer* sealer,
                                        StateCache* states, google::protobuf::Arena* arena) {
   if (sealer == nullptr)
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
+  TokenHeader header;
+  std::unique_ptr<State> state = FindSealed(sealed.token(), *sealer, states, &header);
   std::unique_ptr<v1::GameState> owned;
-  v1::GameState* full = NewGameState(arena, owned);
-  GAVEL_ASSIGN_OR_RETURN(const TokenHeader header, OpenToken(sealed.token(), *sealer, full));
+  v1::GameState* full = nullptr;
+  if (state == nullptr) {
+    full = NewGameState(arena, owned);
+    GAVEL_ASSIGN_OR_RETURN(header, OpenToken(sealed.token(), *sealer, full));
+  }
   if (sealed.seat_capability().empty())
     return absl::UnauthenticatedError("a sealed state needs a capability: a seat's or the owner's");
   GAVEL_ASSIGN_OR_RETURN(const Access access, sealer->Verify(sealed.seat_capability(), header.table));
-  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(*full, states));
+  if (state == nullptr) {  // a sealed table's state is kept under its token only
+    GAVEL_ASSIGN_OR_RETURN(state, DecodeState(*full, nullptr));
+  }
   if (!access.owner && access.seat >= state->seats())
     return absl::PermissionDeniedError("the capability names a seat this table does not have");
   return OpenedState{std::move(state), Caller{.sealed = true, .access = access, .token = header}};
@@ -260,23 +281,30 @@ absl::string_view WriteNewState(const State& state, bool sealed, Response* respo
 }
 
 // A new table's token for `state`, whose message is `bytes`, and the capabilities for its
-// owner and each seat.
-absl::Status SealNewTable(const State& state, absl::string_view bytes, const Sealer& sealer,
-                          v1::SealedTable* out) {
+// owner and each seat. Returns the key the cache keeps the state under.
+absl::StatusOr<std::string> SealNewTable(const State& state, absl::string_view bytes, const Sealer& sealer,
+                                         v1::SealedTable* out) {
   const TableId table = Sealer::NewTable();
-  GAVEL_ASSIGN_OR_RETURN(std::string token, sealer.Seal({.game = state.game().name(), .table = table}, bytes));
+  uint64_t key_ring = 0;
+  GAVEL_ASSIGN_OR_RETURN(std::string token,
+                         sealer.Seal({.game = state.game().name(), .table = table}, bytes, &key_ring));
+  std::string cache_key = SealedStateKey(token, key_ring);
   out->set_token(std::move(token));
   out->set_owner_capability(sealer.Capability(table, Access{.owner = true}));
   for (Seat seat = 0; seat < state.seats(); ++seat)
     out->add_seat_capabilities(sealer.Capability(table, Access{.owner = false, .seat = seat}));
-  return absl::OkStatus();
+  return cache_key;
 }
 
-// The token after one more move at the same table, for the state whose message is `bytes`.
-absl::StatusOr<std::string> Reseal(absl::string_view bytes, const TokenHeader& before, const Sealer& sealer) {
+// The token after one more move at the same table, for the state whose message is `bytes`,
+// into `*token`. Returns the key the cache keeps the state under.
+absl::StatusOr<std::string> Reseal(absl::string_view bytes, const TokenHeader& before, const Sealer& sealer,
+                                   std::string* token) {
   TokenHeader after = before;
   after.move_number = before.move_number + 1;
-  return sealer.Seal(after, bytes);
+  uint64_t key_ring = 0;
+  GAVEL_ASSIGN_OR_RETURN(*token, sealer.Seal(after, bytes, &key_ring));
+  return SealedStateKey(*token, key_ring);
 }
 
 // Keeps the state a response carries, for the next call that sends its bytes back.
@@ -317,6 +345,14 @@ absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sea
   return header;
 }
 
+std::string SealedStateKey(absl::string_view token, uint64_t key_ring) {
+  std::string key;
+  key.reserve(token.size() + sizeof key_ring);
+  key.append(token.data(), token.size());
+  for (size_t byte = 0; byte < sizeof key_ring; ++byte) key.push_back(static_cast<char>(key_ring >> (8 * byte)));
+  return key;
+}
+
 size_t SizeWithTail(const google::protobuf::MessageLite& response, const ResponseTail& tail) {
   return response.ByteSizeLong() + tail.bytes.size();
 }
@@ -345,10 +381,13 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, tail));
   std::unique_ptr<v1::GameState> owned;
   const absl::string_view bytes = WriteNewState(*state, request.seal(), response, owned);
-  if (request.seal()) GAVEL_RETURN_IF_ERROR(SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
+  std::string sealed_key;
+  if (request.seal()) {
+    GAVEL_ASSIGN_OR_RETURN(sealed_key, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
+  }
   FillStatus(*state, owner, response->mutable_status());
   FillEvents(log, state->seats(), request.per_seat_events(), owner, response);
-  Keep(states, bytes, std::move(state));
+  Keep(states, request.seal() ? sealed_key : bytes, std::move(state));
   return absl::OkStatus();
 }
 
@@ -377,13 +416,13 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
   std::unique_ptr<v1::GameState> owned;
   const absl::string_view bytes = WriteNewState(state, caller.sealed, response, owned);
+  std::string sealed_key;
   if (caller.sealed) {
-    GAVEL_ASSIGN_OR_RETURN(std::string token, Reseal(bytes, caller.token, *sealer));
-    response->set_token(std::move(token));
+    GAVEL_ASSIGN_OR_RETURN(sealed_key, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
   }
   FillStatus(state, caller, response->mutable_status());
   FillEvents(log, state.seats(), request.per_seat_events(), caller, response);
-  Keep(states, bytes, std::move(opened.state));
+  Keep(states, caller.sealed ? sealed_key : bytes, std::move(opened.state));
   return absl::OkStatus();
 }
 

@@ -21,6 +21,12 @@ absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& hea
 // the inverse of SealState. Sealer::Open's errors, and INVALID_ARGUMENT for a game this
 // server does not play. Does not validate the state; Game::Deserialize does.
 absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sealer, v1::GameState* full);
+// What the state cache keeps a sealed table's state under: the exact bytes of its token and
+// the version of the key ring that sealed it (KeyRing::version). A request carrying that
+// token while that ring is in use gets the state without a decryption: equal bytes are a
+// token this server wrote. After the key file changes every earlier token misses and is
+// opened again, or refused if its key is gone.
+std::string SealedStateKey(absl::string_view token, uint64_t key_ring);
 
 // Wire bytes a handler writes for the server to send right after the response's own
 // serialization: the legal moves, each encoded through one reused Move message instead of

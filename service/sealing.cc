@@ -245,12 +245,17 @@ std::vector<uint8_t> KeyRing::ids() const {
 Sealer::Sealer(KeyRing keys) : Sealer(std::move(keys), "", "", 0) {}
 
 Sealer::Sealer(KeyRing keys, std::string path, std::string seen, int poll_ms)
-    : keys_(std::make_shared<const KeyRing>(std::move(keys))),
-      seen_(std::move(seen)),
+    : seen_(std::move(seen)),
       path_(std::move(path)),
       poll_ms_(poll_ms) {
   InitSodium();
+  Use(std::move(keys));
   if (!path_.empty() && poll_ms_ > 0) watcher_ = std::thread([this] { Watch(); });
+}
+
+void Sealer::Use(KeyRing keys) {
+  keys.version_ = ++versions_;
+  keys_.store(std::make_shared<const KeyRing>(std::move(keys)));
 }
 
 Sealer::~Sealer() {
@@ -286,7 +291,7 @@ bool Sealer::ReloadIfChanged() {
   }
   spdlog::info("sealing keys reloaded from {}: {} key(s), primary {}", path_, keys->ids().size(),
                keys->primary().id);
-  keys_.store(std::make_shared<const KeyRing>(std::move(*keys)));
+  Use(std::move(*keys));
   return true;
 }
 
@@ -303,8 +308,10 @@ TableId Sealer::NewTable() {
   return table;
 }
 
-absl::StatusOr<std::string> Sealer::Seal(const TokenHeader& header, absl::string_view state_bytes) const {
+absl::StatusOr<std::string> Sealer::Seal(const TokenHeader& header, absl::string_view state_bytes,
+                                         uint64_t* key_ring) const {
   const auto ring = keys();
+  if (key_ring != nullptr) *key_ring = ring->version();
   const SealingKey& key = ring->primary();
   TokenHeader sealed_header = header;
   sealed_header.version = kTokenVersion;

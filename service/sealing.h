@@ -77,10 +77,14 @@ class KeyRing {
   const SealingKey& primary() const { return keys_[primary_]; }
   const SealingKey* Find(uint8_t id) const;
   std::vector<uint8_t> ids() const;
+  // Which of a Sealer's key rings this is: a number no earlier ring of that Sealer had.
+  uint64_t version() const { return version_; }
 
  private:
+  friend class Sealer;
   std::vector<SealingKey> keys_;
   size_t primary_ = 0;
+  uint64_t version_ = 0;
 };
 
 class Sealer {
@@ -99,8 +103,10 @@ class Sealer {
   static TableId NewTable();
   // The token of `state_bytes` under the primary key. Deterministic for a given key,
   // header and state: the nonce is derived from them (synthetic nonce). Fails only for a
-  // state of 2 GB or more, or an OpenSSL without AES-256-GCM.
-  absl::StatusOr<std::string> Seal(const TokenHeader& header, absl::string_view state_bytes) const;
+  // state of 2 GB or more, or an OpenSSL without AES-256-GCM. With `key_ring`, also says
+  // which key ring sealed it (KeyRing::version).
+  absl::StatusOr<std::string> Seal(const TokenHeader& header, absl::string_view state_bytes,
+                                   uint64_t* key_ring = nullptr) const;
   // The header of `token`, with its state bytes written to `*state_bytes` (resized; wiped
   // when the token does not authenticate). INVALID_ARGUMENT for a token that is not of the
   // token format; UNAUTHENTICATED for one that does not authenticate (modified, truncated,
@@ -120,6 +126,9 @@ class Sealer {
 
   // The key ids in use now.
   std::vector<uint8_t> KeyIds() const;
+  // The version of the key ring in use now: a token sealed under another version may be
+  // under a key this server no longer holds.
+  uint64_t KeyRingVersion() const { return keys()->version(); }
   // Re-reads the key file; true when it changed and its new keys are in use.
   bool ReloadIfChanged();
   // Waits until the keys in use have exactly `ids`; false after `timeout`.
@@ -129,8 +138,10 @@ class Sealer {
   Sealer(KeyRing keys, std::string path, std::string seen, int poll_ms);
   std::shared_ptr<const KeyRing> keys() const { return keys_.load(); }
   void Watch();
+  void Use(KeyRing keys);
 
   std::atomic<std::shared_ptr<const KeyRing>> keys_;
+  uint64_t versions_ = 0;  // key rings used so far; written by the constructor and under reload_mutex_
   mutable absl::Mutex reload_mutex_;  // serialises reloads; WaitForKeys waits on it
   std::string seen_ ABSL_GUARDED_BY(reload_mutex_);  // the key file's content in use
   std::string path_;

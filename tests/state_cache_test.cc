@@ -3,11 +3,14 @@
 #include "service/state_cache.h"
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "service/engine_handler.h"
 #include "tests/support/random_play.h"
@@ -156,7 +159,7 @@ TEST(StateCache, BytesNotKeptAreValidatedAsWithoutACache) {
   }
 }
 
-// A sealed table's next call finds the state its last one wrote (the token's plaintext).
+// A sealed table's next call finds the state its last one wrote, by the token it returned.
 TEST(StateCache, ASealedTablesNextCallFindsItsState) {
   const Sealer sealer(*KeyRing::Parse(KeyRing::NewKeyLine(1, true)));
   StateCache states(64);
@@ -185,6 +188,64 @@ TEST(StateCache, ASealedTablesNextCallFindsItsState) {
   }
   EXPECT_EQ(states.misses(), 0);
   EXPECT_GE(states.hits(), 5);
+}
+
+// A sealed Apply through `states` and without a cache: the same status, and the same new
+// token when it succeeds.
+absl::Status ExpectTheSameWithoutTheCache(const v1::ApplyRequest& apply, const Sealer& sealer, StateCache& states) {
+  v1::ApplyResponse cached, decoded;
+  const absl::Status status = Apply(apply, &cached, &sealer, nullptr, &states);
+  EXPECT_EQ(status, Apply(apply, &decoded, &sealer));
+  EXPECT_EQ(cached.token(), decoded.token());
+  return status;
+}
+
+// A token is found only by its exact bytes and only under the key ring that sealed it:
+// one changed byte misses, and once the key file changes the token is opened again, and
+// refused once its key is retired, though the cache still holds its state.
+TEST(StateCache, ATokenIsFoundOnlyAsWrittenUnderTheKeysThatSealedIt) {
+  const std::string path = ::testing::TempDir() + "/state_cache_keys";
+  const auto write = [&path](const std::string& text) {
+    std::ofstream(path + ".new") << text;
+    std::filesystem::rename(path + ".new", path);
+  };
+  const std::string key1 = KeyRing::NewKeyLine(1, true), key2 = KeyRing::NewKeyLine(2, true);
+  write(key1);
+  auto sealer = Sealer::FromFile(path, /*poll_ms=*/0);
+  ASSERT_TRUE(sealer.ok()) << sealer.status();
+  StateCache states(64);
+  const Game& game = testing::TestGame();
+  v1::NewGameRequest request = testing::NewGameRequestFor(game, game.info().min_players, 9);
+  request.set_seal(true);
+  request.mutable_include()->set_legal_moves(true);
+  v1::NewGameResponse created;
+  ASSERT_TRUE(NewGame(request, &created, sealer->get(), nullptr, &states).ok());
+  v1::ApplyRequest apply;
+  apply.mutable_state()->mutable_sealed()->set_token(created.sealed().token());
+  apply.mutable_state()->mutable_sealed()->set_seat_capability(created.sealed().owner_capability());
+  *apply.mutable_move() = created.legal_moves(0);
+
+  v1::ApplyRequest changed = apply;
+  changed.mutable_state()->mutable_sealed()->mutable_token()->back() ^= 1;
+  EXPECT_EQ(ExpectTheSameWithoutTheCache(changed, **sealer, states).code(),
+            absl::StatusCode::kUnauthenticated);
+  EXPECT_EQ(states.hits(), 0);
+  ASSERT_TRUE(ExpectTheSameWithoutTheCache(apply, **sealer, states).ok());
+  EXPECT_EQ(states.hits(), 1);
+
+  // A new primary beside key 1: the token under key 1 is opened again, not found.
+  write(absl::StrCat(key1.substr(0, key1.rfind(" primary")), "\n", key2, "\n"));
+  ASSERT_TRUE((*sealer)->ReloadIfChanged());
+  ASSERT_TRUE(ExpectTheSameWithoutTheCache(apply, **sealer, states).ok());
+  EXPECT_EQ(states.hits(), 1);
+
+  // Key 1 retired: refused as without a cache.
+  write(key2);
+  ASSERT_TRUE((*sealer)->ReloadIfChanged());
+  const absl::Status refused = ExpectTheSameWithoutTheCache(apply, **sealer, states);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kUnauthenticated);
+  EXPECT_THAT(std::string(refused.message()), ::testing::HasSubstr("key 1, which this server does not hold"));
+  EXPECT_EQ(states.hits(), 1);
 }
 
 }  // namespace

@@ -78,12 +78,13 @@ enum class Call { kPlain, kSealed, kCombined };
 std::vector<std::string> RequestBytes(const Game& game, Call call) {
   std::vector<std::string> out;
   uint32_t move_number = 0;
+  const service::TableId table = service::Sealer::NewTable();
   for (v1::ApplyRequest& request : SeededGameApplyRequests(game)) {
     if (call == Call::kCombined) {
       request.mutable_include()->set_legal_moves(true);
       request.mutable_include()->set_mover_view(true);
     }
-    out.push_back((call == Call::kSealed ? SealedApplyRequest(request, move_number, BenchSealer()) : request)
+    out.push_back((call == Call::kSealed ? SealedApplyRequest(request, move_number, table, BenchSealer()) : request)
                       .SerializeAsString());
     ++move_number;
   }

@@ -8,14 +8,14 @@
 
 namespace gavel {
 
-// `apply`'s state as a token of a fresh table at move `move_number`, the move made with the
-// mover's capability.
+// `apply`'s state as a token of `table` at move `move_number`, the move made with the mover's
+// capability. The requests of one game's moves at one table are what a client sends: each
+// token is the one the server returned for the move before.
 inline v1::ApplyRequest SealedApplyRequest(const v1::ApplyRequest& apply, uint32_t move_number,
-                                           const service::Sealer& sealer) {
+                                           const service::TableId& table, const service::Sealer& sealer) {
   const Game& game = *FindGame(apply.state().full().game());
   auto state = game.Deserialize(apply.state().full());
   if (!state.ok()) std::abort();
-  const service::TableId table = service::Sealer::NewTable();
   v1::ApplyRequest sealed = apply;
   auto* ref = sealed.mutable_state()->mutable_sealed();
   auto token = service::SealState(**state, {.game = game.name(), .table = table, .move_number = move_number}, sealer);

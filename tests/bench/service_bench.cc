@@ -252,12 +252,13 @@ testing::ChildProcess StartPinned(const std::string& binary, std::vector<std::st
   return OrFail(testing::ChildProcess::Start(argv), "starting " + binary);
 }
 
-// Every request as the mover's sealed call, at its move number.
+// Every request as the mover's sealed call at one table, at its move number.
 std::vector<v1::ApplyRequest> SealedAll(const std::vector<v1::ApplyRequest>& requests,
                                         const service::Sealer& sealer) {
   std::vector<v1::ApplyRequest> out;
+  const service::TableId table = service::Sealer::NewTable();
   for (size_t move = 0; move < requests.size(); ++move)
-    out.push_back(SealedApplyRequest(requests[move], static_cast<uint32_t>(move), sealer));
+    out.push_back(SealedApplyRequest(requests[move], static_cast<uint32_t>(move), table, sealer));
   return out;
 }
 

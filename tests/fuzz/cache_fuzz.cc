@@ -2,7 +2,8 @@
 // a client sends. Each input is a genuine request of a random game's step (Apply with the
 // move the game took, LegalMoves or Observe for the mover; a full state or the step's sealed
 // token with the owner's capability) XORed with the fuzzer's bytes. The handlers answer it
-// twice, with a cache holding that step's state and without a cache: status and response
+// twice, with a cache holding that step's state (under its bytes and under its token, as
+// after the call that wrote it, sealed or not) and without a cache: status and response
 // must be equal (a sealed Apply's new token compared by what it opens to, its nonce being
 // random). Inputs that leave the state's bytes alone hit the cache with other moves, seats
 // and options; the rest must miss and be decoded as without it. Any difference aborts.
@@ -184,6 +185,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Step& step = table[(data[1] | data[2] << 8) % table.size()];
   // The step's state is in the cache, as after the call that wrote it.
   Cache().Add(step.full.state().value(), step.state->Clone());
+  Cache().Add(service::SealedStateKey(step.token, FuzzSealer().KeyRingVersion()), step.state->Clone());
   Exercise(step, data[3] % 6, {data + 4, size - 4});
   return 0;
 }
