@@ -254,7 +254,9 @@ Sealer::Sealer(KeyRing keys, std::string path, std::string seen, int poll_ms)
 }
 
 void Sealer::Use(KeyRing keys) {
-  keys.version_ = ++versions_;
+  // Unique across Sealers, so that no two Sealers' tokens share a cache key.
+  static std::atomic<uint64_t> versions{0};
+  keys.version_ = ++versions;
   keys_.store(std::make_shared<const KeyRing>(std::move(keys)));
 }
 

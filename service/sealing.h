@@ -77,7 +77,7 @@ class KeyRing {
   const SealingKey& primary() const { return keys_[primary_]; }
   const SealingKey* Find(uint8_t id) const;
   std::vector<uint8_t> ids() const;
-  // Which of a Sealer's key rings this is: a number no earlier ring of that Sealer had.
+  // Which key ring in use this is: a number no other ring a Sealer of this process used had.
   uint64_t version() const { return version_; }
 
  private:
@@ -141,7 +141,6 @@ class Sealer {
   void Use(KeyRing keys);
 
   std::atomic<std::shared_ptr<const KeyRing>> keys_;
-  uint64_t versions_ = 0;  // key rings used so far; written by the constructor and under reload_mutex_
   mutable absl::Mutex reload_mutex_;  // serialises reloads; WaitForKeys waits on it
   std::string seen_ ABSL_GUARDED_BY(reload_mutex_);  // the key file's content in use
   std::string path_;

@@ -159,24 +159,37 @@ TEST(StateCache, BytesNotKeptAreValidatedAsWithoutACache) {
   }
 }
 
-// A sealed table's next call finds the state its last one wrote, by the token it returned.
-TEST(StateCache, ASealedTablesNextCallFindsItsState) {
-  const Sealer sealer(*KeyRing::Parse(KeyRing::NewKeyLine(1, true)));
-  StateCache states(64);
+// A new sealed table of the test game, its state kept in `states`, with the first legal moves.
+v1::NewGameResponse NewSealedTable(const Sealer& sealer, StateCache& states) {
   const Game& game = testing::TestGame();
   v1::NewGameRequest request = testing::NewGameRequestFor(game, game.info().min_players, 9);
   request.set_seal(true);
   request.mutable_include()->set_legal_moves(true);
   v1::NewGameResponse created;
-  ASSERT_TRUE(NewGame(request, &created, &sealer, nullptr, &states).ok());
+  EXPECT_TRUE(NewGame(request, &created, &sealer, nullptr, &states).ok());
+  return created;
+}
+
+// The owner's Apply of `move` at the sealed table in `token`, asking for the next legal moves.
+v1::ApplyRequest SealedApply(const std::string& token, const v1::NewGameResponse& created, const v1::Move& move) {
+  v1::ApplyRequest apply;
+  apply.mutable_state()->mutable_sealed()->set_token(token);
+  apply.mutable_state()->mutable_sealed()->set_seat_capability(created.sealed().owner_capability());
+  *apply.mutable_move() = move;
+  apply.mutable_include()->set_legal_moves(true);
+  return apply;
+}
+
+// A sealed table's next call finds the state its last one wrote, by the token it returned.
+TEST(StateCache, ASealedTablesNextCallFindsItsState) {
+  const Sealer sealer(*KeyRing::Parse(KeyRing::NewKeyLine(1, true)));
+  StateCache states(64);
+  const v1::NewGameResponse created = NewSealedTable(sealer, states);
+  ASSERT_GT(created.legal_moves_size(), 0);
   std::string token = created.sealed().token();
   v1::Move move = created.legal_moves(0);
   for (int turn = 0; turn < 5; ++turn) {
-    v1::ApplyRequest apply;
-    apply.mutable_state()->mutable_sealed()->set_token(token);
-    apply.mutable_state()->mutable_sealed()->set_seat_capability(created.sealed().owner_capability());
-    *apply.mutable_move() = move;
-    apply.mutable_include()->set_legal_moves(true);
+    const v1::ApplyRequest apply = SealedApply(token, created, move);
     v1::ApplyResponse cached, decoded;
     ASSERT_TRUE(Apply(apply, &cached, &sealer, nullptr, &states).ok());
     ASSERT_TRUE(Apply(apply, &decoded, &sealer).ok());
@@ -214,16 +227,9 @@ TEST(StateCache, ATokenIsFoundOnlyAsWrittenUnderTheKeysThatSealedIt) {
   auto sealer = Sealer::FromFile(path, /*poll_ms=*/0);
   ASSERT_TRUE(sealer.ok()) << sealer.status();
   StateCache states(64);
-  const Game& game = testing::TestGame();
-  v1::NewGameRequest request = testing::NewGameRequestFor(game, game.info().min_players, 9);
-  request.set_seal(true);
-  request.mutable_include()->set_legal_moves(true);
-  v1::NewGameResponse created;
-  ASSERT_TRUE(NewGame(request, &created, sealer->get(), nullptr, &states).ok());
-  v1::ApplyRequest apply;
-  apply.mutable_state()->mutable_sealed()->set_token(created.sealed().token());
-  apply.mutable_state()->mutable_sealed()->set_seat_capability(created.sealed().owner_capability());
-  *apply.mutable_move() = created.legal_moves(0);
+  const v1::NewGameResponse created = NewSealedTable(**sealer, states);
+  ASSERT_GT(created.legal_moves_size(), 0);
+  const v1::ApplyRequest apply = SealedApply(created.sealed().token(), created, created.legal_moves(0));
 
   v1::ApplyRequest changed = apply;
   changed.mutable_state()->mutable_sealed()->mutable_token()->back() ^= 1;
