@@ -40,6 +40,9 @@ ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
 ABSL_FLAG(double, time_ms, 0,
           "ismcts: search time per move in ms (> 0 overrides --iterations); search: the same "
           "(0: 10 ms)");
+ABSL_FLAG(int, search_iterations, 0,
+          "search: ISMCTS iterations per move instead of --time_ms, so that --seed gives the same "
+          "moves on any machine (0: by time)");
 ABSL_FLAG(int, playout_moves, -1,
           "ismcts, search: moves a play-out runs before the scores so far decide (0: to the "
           "end; -1: to the end for ismcts, the game's default for search)");
@@ -87,6 +90,7 @@ absl::StatusOr<Player> MakePlayer(const std::string& name) {
     player.policy = gavel::learn::SearchPolicy(
         *player.learned,
         {.time_ms = time_ms > 0 ? time_ms : 10,
+         .iterations = absl::GetFlag(FLAGS_search_iterations),
          .playout_moves = absl::GetFlag(FLAGS_playout_moves),
          .value_playout_moves = absl::GetFlag(FLAGS_value_playout_moves)});
     player.games = AllGames();  // plain ISMCTS where no network fits

@@ -54,6 +54,8 @@ ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
 ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
 ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
 ABSL_FLAG(double, search_ms, 10, "search: time per decision in ms");
+ABSL_FLAG(int, search_iterations, 0,
+          "search: ISMCTS iterations per decision instead of --search_ms (reproducible on any machine)");
 ABSL_FLAG(double, search_prior_weight, 1.0, "search: PUCT's weight of the network's priors");
 ABSL_FLAG(double, search_choice_share, 0.5, "search: share of the prior on the learned bot's choice");
 ABSL_FLAG(bool, search_learned_playouts, false, "search: the learned bot plays the play-outs");
@@ -112,15 +114,16 @@ std::string Label(const std::string& name, const std::string& game, const gavel:
     return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
                            absl::GetFlag(FLAGS_rollout_worlds));
   if (name == "search") {
+    const int iterations = absl::GetFlag(FLAGS_search_iterations);
+    const std::string budget = iterations > 0 ? absl::StrFormat("%d it.", iterations)
+                                              : absl::StrFormat("%g ms", absl::GetFlag(FLAGS_search_ms));
     if (const int value_moves = absl::GetFlag(FLAGS_search_value_playout_moves);
         value_moves >= 0 && learned.HasValueNetworks(game))
-      return absl::StrFormat("search (%g ms, value networks after %d play-out moves)",
-                             absl::GetFlag(FLAGS_search_ms), value_moves);
+      return absl::StrFormat("search (%s, value networks after %d play-out moves)", budget, value_moves);
     const int playout_moves =
         gavel::learn::SearchOptions{.playout_moves = absl::GetFlag(FLAGS_search_playout_moves)}.PlayoutMovesIn(game);
-    return playout_moves > 0 ? absl::StrFormat("search (%g ms, play-outs of %d moves)",
-                                               absl::GetFlag(FLAGS_search_ms), playout_moves)
-                             : absl::StrFormat("search (%g ms)", absl::GetFlag(FLAGS_search_ms));
+    return playout_moves > 0 ? absl::StrFormat("search (%s, play-outs of %d moves)", budget, playout_moves)
+                             : absl::StrFormat("search (%s)", budget);
   }
   if (absl::StartsWith(name, "ismcts")) {  // "ismcts" alone: the flags' budget for the game
     const std::optional<gavel::learn::IsmctsOptions> options = gavel::learn::IsmctsOptionsNamed(name);
@@ -137,6 +140,7 @@ absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& ga
   if (name == "learned") return timer.Wrap(learned.AsPolicy());
   if (name == "search")
     return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms),
+                                                .iterations = absl::GetFlag(FLAGS_search_iterations),
                                                 .prior_weight = absl::GetFlag(FLAGS_search_prior_weight),
                                                 .choice_share = absl::GetFlag(FLAGS_search_choice_share),
                                                 .playout_moves = absl::GetFlag(FLAGS_search_playout_moves),

@@ -56,6 +56,15 @@ IsmctsOptions SearchSettings(const LearnedPolicy& learned, const v1::View& view,
   return search;
 }
 
+void SetBudget(const SearchOptions& options, double scoring_ms, IsmctsOptions* search) {
+  if (options.iterations > 0) {
+    search->iterations = options.iterations;
+    search->time_budget_ms = 0;
+    return;
+  }
+  search->time_budget_ms = std::max(options.time_ms - scoring_ms, 1e-3);
+}
+
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
   auto playout = options.learned_playouts ? std::make_shared<const Policy>(learned.AsPolicy()) : nullptr;
   return [&learned, options, playout](const Turn& turn) -> absl::StatusOr<Move> {
@@ -69,7 +78,7 @@ Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
     search.seed = turn.rng().Next();
     search.playout_policy = playout.get();
     const std::chrono::duration<double, std::milli> scoring = std::chrono::steady_clock::now() - start;
-    search.time_budget_ms = std::max(options.time_ms - scoring.count(), 1e-3);
+    SetBudget(options, scoring.count(), &search);
     if (!priors.ok()) return IsmctsChoose(*game, turn.view(), turn.legal(), search);  // no network
     return IsmctsChoose(*game, turn.view(), turn.legal(), search, *priors);
   };

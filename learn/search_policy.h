@@ -14,6 +14,9 @@ namespace gavel::learn {
 
 struct SearchOptions {
   double time_ms = 10;        // per decision, the network's scoring included
+  // > 0: this many ISMCTS iterations a decision instead of `time_ms`, so that a seed gives the
+  // same moves on any machine and under any load.
+  int iterations = 0;
   double prior_weight = 1.0;  // PUCT's weight of the priors against the mean rewards
   double choice_share = 0.5;  // of the prior given to the learned bot's own choice
   // IsmctsOptions::playout_moves (0: play-outs to the end); < 0: the game's own default,
@@ -42,6 +45,9 @@ int DefaultPlayoutMoves(absl::string_view game);
 // aside): the prior weight, the play-out length, and the table's value network at the
 // play-outs' end if the weights hold one and `options` use it. `learned` must outlive them.
 IsmctsOptions SearchSettings(const LearnedPolicy& learned, const v1::View& view, const SearchOptions& options);
+// Sets `search`'s budget for a turn whose network scoring took `scoring_ms`: `options`'
+// iterations, or what is left of its time.
+void SetBudget(const SearchOptions& options, double scoring_ms, IsmctsOptions* search);
 
 // `learned` must outlive the policy. Safe to call from several threads at once.
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options);

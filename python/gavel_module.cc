@@ -185,9 +185,10 @@ class PyLearnedBot {
   std::vector<std::string> Games() const { return learned_->Games(); }
   bool HasNetwork(const PyState& table) const { return learned_->HasNetworkFor(table.MoverView()); }
   uint32_t Choose(const PyState& table) const { return table.PolicyMove(learned_->AsPolicy(), 0); }
-  uint32_t SearchMove(const PyState& table, double time_ms, uint64_t seed) const {
+  uint32_t SearchMove(const PyState& table, double time_ms, uint64_t seed, int iterations) const {
     if (!(time_ms > 0)) throw py::value_error("time_ms must be positive");
-    return table.PolicyMove(learn::SearchPolicy(*learned_, {.time_ms = time_ms}), seed);
+    if (iterations < 0) throw py::value_error("iterations must be 0 (by time) or positive");
+    return table.PolicyMove(learn::SearchPolicy(*learned_, {.time_ms = time_ms, .iterations = iterations}), seed);
   }
 
  private:
@@ -251,6 +252,8 @@ PYBIND11_MODULE(_gavel, module) {
            "Whether a network plays the seat to move (else Dirk's rules do).")
       .def("move", &PyLearnedBot::Choose, py::arg("state"), "The learned bot's move for the seat to move.")
       .def("search_move", &PyLearnedBot::SearchMove, py::arg("state"), py::arg("time_ms") = 10.0,
-           py::arg("seed") = 1, "The search bot's move: ISMCTS guided by the network, time_ms per decision.");
+           py::arg("seed") = 1, py::arg("iterations") = 0,
+           "The search bot's move: ISMCTS guided by the network, time_ms per decision, or a fixed "
+           "number of iterations (reproducible from the seed on any machine).");
   BindVectorEnv(module);
 }

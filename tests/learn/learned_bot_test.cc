@@ -267,6 +267,35 @@ TEST(SearchBot, PlaysLegalMovesGuidedByTheNetworkInEveryGame) {
   }
 }
 
+// With a number of iterations the search bot's budget is that number whatever the network's
+// scoring took, so a seed gives the same game twice; with time, what is left of it.
+TEST(SearchBot, AnIterationBudgetPlaysTheSameGameFromTheSameSeed) {
+  IsmctsOptions budget;
+  SetBudget({.time_ms = 10, .iterations = 25}, 3.0, &budget);
+  EXPECT_EQ(budget.iterations, 25);
+  EXPECT_EQ(budget.time_budget_ms, 0);
+  SetBudget({.time_ms = 10}, 3.0, &budget);
+  EXPECT_DOUBLE_EQ(budget.time_budget_ms, 7.0);
+
+  const Game& game = *AllGames().front();
+  const Policy search = SearchPolicy(RepositoryWeights(), {.iterations = 20});
+  const auto play = [&] {
+    std::vector<uint32_t> moves;
+    auto state = std::move(*game.NewGame(game.info().min_players, 5, {}));
+    Rng rng(6);
+    const absl::Status played = PlayToEnd(*state, [&](const Turn& turn, Seat) {
+      auto move = search(turn);
+      if (move.ok()) moves.push_back(move->id);
+      return move;
+    }, rng);
+    EXPECT_TRUE(played.ok()) << played;
+    return moves;
+  };
+  const std::vector<uint32_t> first = play();
+  EXPECT_FALSE(first.empty());
+  EXPECT_EQ(play(), first);
+}
+
 #if GAVEL_HAS_GAME_sultan
 // Value networks (`<game>-<players>p.value`) load from the weights folder beside the
 // networks, each for its own table, and the search bot plays legal moves asking one at its

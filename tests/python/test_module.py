@@ -172,6 +172,8 @@ class BotsTest(unittest.TestCase):
             self.assertIn(self.bot.move(state), legal, name)
             self.assertEqual(self.bot.move(state), self.bot.move(state), name)
             self.assertIn(self.bot.search_move(state, time_ms=2, seed=3), legal, name)
+            self.assertEqual(self.bot.search_move(state, seed=3, iterations=20),
+                             self.bot.search_move(state, seed=3, iterations=20), name)
 
     def test_the_bots_see_only_the_movers_view(self):
         # Another table with the same view for the mover (its hidden parts drawn again) gets
@@ -184,6 +186,8 @@ class BotsTest(unittest.TestCase):
                 self.assertEqual(other.observe(other.to_move), view, name)
                 self.assertEqual(other.ismcts_move(30, 7), state.ismcts_move(30, 7), name)
                 self.assertEqual(self.bot.move(other), self.bot.move(state), name)
+                self.assertEqual(self.bot.search_move(other, seed=7, iterations=20),
+                                 self.bot.search_move(state, seed=7, iterations=20), name)
 
     def test_the_learned_bot_plays_a_whole_game(self):
         name = gavel.games()[0]
@@ -199,6 +203,8 @@ class BotsTest(unittest.TestCase):
             state.ismcts_move(iterations=0)
         with self.assertRaises(ValueError):
             self.bot.search_move(state, time_ms=0)
+        with self.assertRaises(ValueError):
+            self.bot.search_move(state, iterations=-1)
         with self.assertRaises(FileNotFoundError):
             gavel.LearnedBot("/nonexistent/weights")
         finished, _ = play_random(name, gavel.game_info(name)["min_players"], 2, 2)
