@@ -33,7 +33,7 @@ ABSL_FLAG(std::string, name, "", "the bot's name in the arena (default: the poli
 ABSL_FLAG(std::string, version, "1", "the bot's version, stored by the arena");
 ABSL_FLAG(std::string, arena, "127.0.0.1:50061",
           "the arena's gRPC target; comma-separated for several arenas sharing one store");
-ABSL_FLAG(uint64_t, seed, 1, "the seed of the policy's randomness (random, ismcts)");
+ABSL_FLAG(uint64_t, seed, 1, "the seed of the policy's randomness (random, ismcts, search)");
 ABSL_FLAG(std::string, games, "",
           "comma-separated games to claim (empty: every game the policy plays in this build)");
 ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
