@@ -281,35 +281,39 @@ absl::string_view WriteNewState(const State& state, bool sealed, Response* respo
 }
 
 // A new table's token for `state`, whose message is `bytes`, and the capabilities for its
-// owner and each seat. Returns the key the cache keeps the state under.
-absl::StatusOr<std::string> SealNewTable(const State& state, absl::string_view bytes, const Sealer& sealer,
-                                         v1::SealedTable* out) {
+// owner and each seat. Returns the version of the key ring that sealed it.
+absl::StatusOr<uint64_t> SealNewTable(const State& state, absl::string_view bytes, const Sealer& sealer,
+                                      v1::SealedTable* out) {
   const TableId table = Sealer::NewTable();
   uint64_t key_ring = 0;
   GAVEL_ASSIGN_OR_RETURN(std::string token,
                          sealer.Seal({.game = state.game().name(), .table = table}, bytes, &key_ring));
-  std::string cache_key = SealedStateKey(token, key_ring);
   out->set_token(std::move(token));
   out->set_owner_capability(sealer.Capability(table, Access{.owner = true}));
   for (Seat seat = 0; seat < state.seats(); ++seat)
     out->add_seat_capabilities(sealer.Capability(table, Access{.owner = false, .seat = seat}));
-  return cache_key;
+  return key_ring;
 }
 
 // The token after one more move at the same table, for the state whose message is `bytes`,
-// into `*token`. Returns the key the cache keeps the state under.
-absl::StatusOr<std::string> Reseal(absl::string_view bytes, const TokenHeader& before, const Sealer& sealer,
-                                   std::string* token) {
+// into `*token`. Returns the version of the key ring that sealed it.
+absl::StatusOr<uint64_t> Reseal(absl::string_view bytes, const TokenHeader& before, const Sealer& sealer,
+                                std::string* token) {
   TokenHeader after = before;
   after.move_number = before.move_number + 1;
   uint64_t key_ring = 0;
   GAVEL_ASSIGN_OR_RETURN(*token, sealer.Seal(after, bytes, &key_ring));
-  return SealedStateKey(*token, key_ring);
+  return key_ring;
 }
 
 // Keeps the state a response carries, for the next call that sends its bytes back.
 void Keep(StateCache* states, absl::string_view bytes, std::unique_ptr<State> state) {
   if (states != nullptr) states->Add(bytes, std::move(state));
+}
+
+// Keeps a sealed table's state under the token returned for it (SealedStateKey).
+void KeepSealed(StateCache* states, absl::string_view token, uint64_t key_ring, std::unique_ptr<State> state) {
+  if (states != nullptr) states->Add(SealedStateKey(token, key_ring), std::move(state));
 }
 
 // Refuses a move the caller may not make now: the game is over, or another seat moves.
@@ -381,13 +385,14 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, tail));
   std::unique_ptr<v1::GameState> owned;
   const absl::string_view bytes = WriteNewState(*state, request.seal(), response, owned);
-  std::string sealed_key;
+  uint64_t key_ring = 0;
   if (request.seal()) {
-    GAVEL_ASSIGN_OR_RETURN(sealed_key, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
+    GAVEL_ASSIGN_OR_RETURN(key_ring, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
   }
   FillStatus(*state, owner, response->mutable_status());
   FillEvents(log, state->seats(), request.per_seat_events(), owner, response);
-  Keep(states, request.seal() ? sealed_key : bytes, std::move(state));
+  if (request.seal()) KeepSealed(states, response->sealed().token(), key_ring, std::move(state));
+  else Keep(states, bytes, std::move(state));
   return absl::OkStatus();
 }
 
@@ -416,13 +421,14 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
   std::unique_ptr<v1::GameState> owned;
   const absl::string_view bytes = WriteNewState(state, caller.sealed, response, owned);
-  std::string sealed_key;
+  uint64_t key_ring = 0;
   if (caller.sealed) {
-    GAVEL_ASSIGN_OR_RETURN(sealed_key, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
+    GAVEL_ASSIGN_OR_RETURN(key_ring, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
   }
   FillStatus(state, caller, response->mutable_status());
   FillEvents(log, state.seats(), request.per_seat_events(), caller, response);
-  Keep(states, caller.sealed ? sealed_key : bytes, std::move(opened.state));
+  if (caller.sealed) KeepSealed(states, response->token(), key_ring, std::move(opened.state));
+  else Keep(states, bytes, std::move(opened.state));
   return absl::OkStatus();
 }
 
