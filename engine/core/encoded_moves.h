@@ -16,12 +16,11 @@ namespace gavel {
 
 class EncodedMoves {
  public:
-  // Every id below `ids` whose `text` is fixed (not empty, see FixedMoveTexts), with the
-  // game's move message `build` makes for it as the detail: the arguments of the game's
-  // FixedMoveTexts and PackedMoveDetails, so that the bytes are what MoveText and MoveDetail
-  // give.
-  template <typename Message>
-  EncodedMoves(uint32_t ids, FixedMoveTexts::Text text, void (*build)(Move move, Message* out)) : bytes_(ids) {
+  // Every id below `ids` whose `text(move)` is fixed (not empty, see FixedMoveTexts), with
+  // the game's move message `build` makes for it as the detail: the functions behind the
+  // game's MoveText and MoveDetail, so that the bytes are what those give.
+  template <typename Text, typename Message>
+  EncodedMoves(uint32_t ids, const Text& text, void (*build)(Move move, Message* out)) : bytes_(ids) {
     for (uint32_t id = 0; id < ids; ++id) {
       v1::Move message;
       message.set_text(text(Move{id}));
@@ -40,6 +39,24 @@ class EncodedMoves {
 
  private:
   std::vector<std::string> bytes_;
+};
+
+// The same for a game whose move texts name one piece of the state besides the id (Sultan's
+// bid names the jewel on its cushion, Mercado's placement the tile at its position): one
+// table per value of that piece, `variants` of them, built from `text(move, variant)`.
+class VariantEncodedMoves {
+ public:
+  template <typename Text, typename Message>
+  VariantEncodedMoves(uint32_t ids, int variants, const Text& text, void (*build)(Move move, Message* out)) {
+    tables_.reserve(variants);
+    for (int variant = 0; variant < variants; ++variant)
+      tables_.emplace_back(ids, [&](Move move) { return text(move, variant); }, build);
+  }
+  // The bytes of `move`'s v1::Move where its text names `variant`, or empty.
+  absl::string_view Find(Move move, int variant) const { return tables_[variant].Find(move); }
+
+ private:
+  std::vector<EncodedMoves> tables_;
 };
 
 }  // namespace gavel

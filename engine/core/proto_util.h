@@ -1,8 +1,10 @@
 #pragma once
 // Helpers for the per-game messages carried in google.protobuf.Any.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -61,6 +63,14 @@ class PackedMoveDetails {
   Build build_;
   std::vector<std::string> values_;
 };
+
+// An array of counts as the bytes of a `bytes` field (the compact state formats). Through
+// a view, not std::string::append(begin, end), which copies a range of another element type
+// into a temporary string first.
+template <size_t N>
+std::string_view AsBytes(const std::array<uint8_t, N>& counts) {
+  return std::string_view(reinterpret_cast<const char*>(counts.data()), N);
+}
 
 // Unpacks `any` into `out`, or says what the caller sent instead.
 template <typename Message>

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/encoded_moves.h"
 #include "engine/core/proto_util.h"
 #include "gavel/v1/mercado.pb.h"
 
@@ -1003,11 +1004,24 @@ Outcome MercadoState::outcome() const {
   return result;
 }
 
-std::string MercadoState::MoveText(Move move) const {
+namespace {
+// The display position a move's text names (a tile scored, the joker or a coin placed), or -1.
+int PositionNamed(uint32_t id) {
+  if (id >= kScoreBase && id < kScoreBase + kPositions) return static_cast<int>(id - kScoreBase);
+  if (id >= kPlaceJokerBase && id < kPlaceJokerBase + kPositions) return static_cast<int>(id - kPlaceJokerBase);
+  if (id >= kPlaceBase && id < kMoveLimit) return static_cast<int>(id - kPlaceBase) % 8;
+  return -1;
+}
+
+// The tile a move's text names: the one displayed at its position (0 for a move naming none).
+int TileNamed(const Data& data, Move move) {
+  const int position = PositionNamed(move.id);
+  return position < 0 ? 0 : data.display[position];
+}
+
+// The text of `move` where the position it names shows `tile` (empty for an unknown id).
+std::string TextNaming(Move move, int tile) {
   const uint32_t id = move.id;
-  auto tile_at = [&](int position) {
-    return absl::StrCat(Tile(data_.display[position]).name, " (position ", position, ")");
-  };
   switch (id) {
     case kNoPrivilege: return "play no privilege";
     case kUseSymbol: return "use the symbol";
@@ -1023,14 +1037,18 @@ std::string MercadoState::MoveText(Move move) const {
     return absl::StrCat("play a privilege of value ", Privilege(id - kPlayPrivilegeBase).value);
   if (id >= kDiscardBase && id < kDiscardBase + kPrivilegeTypes)
     return absl::StrCat("discard a privilege of value ", Privilege(id - kDiscardBase).value);
-  if (id >= kScoreBase && id < kScoreBase + kPositions)
-    return absl::StrCat("score the ", tile_at(id - kScoreBase));
-  if (id >= kPlaceJokerBase && id < kPlaceJokerBase + kPositions)
-    return absl::StrCat("place the joker on the ", tile_at(id - kPlaceJokerBase));
-  if (id >= kPlaceBase && id < kMoveLimit)
-    return absl::StrCat("place ", CoinName((id - kPlaceBase) / 8), " on the ",
-                        tile_at((id - kPlaceBase) % 8));
-  return absl::StrCat("unknown move ", id);
+  const int position = PositionNamed(id);
+  if (position < 0) return "";
+  const std::string at = absl::StrCat(Tile(tile).name, " (position ", position, ")");
+  if (id < kPlaceJokerBase) return absl::StrCat("score the ", at);
+  if (id < kPlaceBase) return absl::StrCat("place the joker on the ", at);
+  return absl::StrCat("place ", CoinName((id - kPlaceBase) / 8), " on the ", at);
+}
+}  // namespace
+
+std::string MercadoState::MoveText(Move move) const {
+  std::string text = TextNaming(move, TileNamed(data_, move));
+  return text.empty() ? absl::StrCat("unknown move ", move.id) : text;
 }
 
 namespace {
@@ -1062,6 +1080,12 @@ void BuildMoveDetail(Move move, v1::MercadoMove* out) {
 void MercadoState::MoveDetail(Move move, google::protobuf::Any* detail) const {
   static const PackedMoveDetails<v1::MercadoMove> details(kMoveLimit, BuildMoveDetail);
   details.Pack(move, detail);
+}
+
+// A move's text names the tile at its position: the variant is that tile.
+absl::string_view MercadoState::EncodedMove(Move move) const {
+  static const VariantEncodedMoves encoded(kMoveLimit, kTiles, TextNaming, BuildMoveDetail);
+  return encoded.Find(move, TileNamed(data_, move));
 }
 
 }  // namespace gavel::mercado

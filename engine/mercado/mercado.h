@@ -122,6 +122,7 @@ class MercadoState final : public State {
   Outcome outcome() const override;
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
+  absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
   int FormatVersion() const override { return kFormat; }
   // Version 2 (mercado.proto) carries the coins and held privileges as bytes, version 1 as messages.

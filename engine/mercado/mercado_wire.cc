@@ -83,7 +83,7 @@ void CoinsToBytes(const Data& data, std::string* out) {
   out->clear();
   out->reserve(CoinBytes(data.players));
   ForEachCoinSlot(data, [out](const PartName&, const CoinCounts& coins) {
-    out->append(coins.begin(), coins.end());
+    out->append(AsBytes(coins));
     return absl::OkStatus();
   }).IgnoreError();
 }
@@ -341,7 +341,7 @@ void MercadoState::SerializeFormat(int version, v1::GameState* out) const {
     std::string& held = *proto.mutable_held_privileges();
     held.clear();
     for (int seat = 0; seat < data_.players; ++seat)
-      held.append(data_.seats[seat].privileges.begin(), data_.seats[seat].privileges.end());
+      held.append(AsBytes(data_.seats[seat].privileges));
   } else {
     for (int seat = 0; seat < data_.players; ++seat)
       PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());

@@ -57,7 +57,7 @@ absl::Status FromBytes(absl::string_view in, size_t* at, int max, absl::string_v
 
 template <size_t N>
 void ToBytes(const std::array<uint8_t, N>& values, std::string* out) {
-  out->append(reinterpret_cast<const char*>(values.data()), N);
+  out->append(AsBytes(values));
 }
 
 // The caves' shelves and the bank as messages (a view, a state before format 3).

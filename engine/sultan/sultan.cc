@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/encoded_moves.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
 #include "gavel/v1/sultan.pb.h"
@@ -293,16 +294,30 @@ Outcome SultanState::outcome() const {
   return RankedOutcome(std::move(scores), keys, data_.phase == Phase::kFinished);
 }
 
-std::string SultanState::MoveText(Move move) const {
-  if (!IsBid(move)) {
-    return move.id < kColours ? absl::StrCat("return a ", kColourNames[move.id], " jewel")
-                              : absl::StrCat("unknown move ", move.id);
-  }
+namespace {
+constexpr uint32_t kMoveIds = 16 + 4 * (kMaxCard + 1);  // every bid's id is below
+constexpr int kNoJewel = -1;  // the colours are 0..kColours - 1
+
+// The colour of the jewel on the cushion `move` bids on, as its text names it, or kNoJewel.
+int JewelNamed(const Data& data, Move move) {
+  if (!IsBid(move)) return kNoJewel;
   const int cushion = BidCushion(move);
-  std::string jewel;
-  if (cushion < 3 && data_.cushions[cushion] >= 0)
-    jewel = absl::StrCat(" (", kColourNames[data_.cushions[cushion]], ")");
-  return absl::StrCat("bid ", BidValue(move), " on cushion ", cushion, jewel);
+  return cushion < 3 && data.cushions[cushion] >= 0 ? data.cushions[cushion] : kNoJewel;
+}
+
+// The text of a return or a bid (empty for any other id), with `jewel` on the bid's cushion.
+std::string TextNaming(Move move, int jewel) {
+  if (!IsBid(move))
+    return move.id < kColours ? absl::StrCat("return a ", kColourNames[move.id], " jewel") : "";
+  if (move.id >= kMoveIds) return "";
+  const std::string named = jewel == kNoJewel ? "" : absl::StrCat(" (", kColourNames[jewel], ")");
+  return absl::StrCat("bid ", BidValue(move), " on cushion ", BidCushion(move), named);
+}
+}  // namespace
+
+std::string SultanState::MoveText(Move move) const {
+  std::string text = TextNaming(move, JewelNamed(data_, move));
+  return text.empty() ? absl::StrCat("unknown move ", move.id) : text;
 }
 
 namespace {
@@ -317,8 +332,15 @@ void BuildMoveDetail(Move move, v1::SultanMove* out) {
 }  // namespace
 
 void SultanState::MoveDetail(Move move, google::protobuf::Any* detail) const {
-  static const PackedMoveDetails<v1::SultanMove> details(BidMove(kMaxCard + 1, 0).id, BuildMoveDetail);
+  static const PackedMoveDetails<v1::SultanMove> details(kMoveIds, BuildMoveDetail);
   details.Pack(move, detail);
+}
+
+// A bid's text names the jewel on its cushion: the variant is that jewel's colour + 1.
+absl::string_view SultanState::EncodedMove(Move move) const {
+  static const VariantEncodedMoves encoded(
+      kMoveIds, kColours + 1, [](Move move, int variant) { return TextNaming(move, variant - 1); }, BuildMoveDetail);
+  return encoded.Find(move, JewelNamed(data_, move) + 1);
 }
 
 }  // namespace gavel::sultan

@@ -84,6 +84,7 @@ class SultanState final : public State {
   Outcome outcome() const override;
   std::string MoveText(Move move) const override;
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
+  absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 

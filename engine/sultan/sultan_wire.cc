@@ -1,4 +1,6 @@
 // Sultan's wire forms: the full state, its decoding, and the moves' decoding.
+#include <numeric>
+
 #include "engine/core/proto_util.h"
 #include "engine/sultan/sultan_wire.h"
 
@@ -25,8 +27,9 @@ absl::Status FromProto(const v1::JewelCounts& in, const PartName& what, Counts* 
 }
 
 void ToProto(const CardCounts& cards, google::protobuf::RepeatedField<uint32_t>* out) {
+  out->Reserve(out->size() + std::accumulate(cards.begin(), cards.end(), 0));
   for (int value = 1; value <= kMaxCard; ++value)
-    for (int i = 0; i < cards[value]; ++i) out->Add(value);
+    for (int i = 0; i < cards[value]; ++i) out->AddAlreadyReserved(value);
 }
 
 absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, const PartName& what,
