@@ -86,6 +86,9 @@ class SultanState final : public State {
   void MoveDetail(Move move, google::protobuf::Any* detail) const override;
   absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
+  int FormatVersion() const override { return kFormat; }
+  // Version 2 (sultan.proto) carries the seats' cards as counts in bytes, version 1 as lists.
+  void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
   const Data& data() const { return data_; }
@@ -97,6 +100,7 @@ class SultanState final : public State {
   void DrawHands(EventSink* events);
 
  private:
+  static constexpr int kFormat = 2;
   void ResolveRound(EventSink* events);
   void FinishRound(EventSink* events);
 

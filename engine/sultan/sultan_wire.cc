@@ -55,7 +55,65 @@ absl::Status PhaseFromProto(v1::SultanPhase phase, Phase* out) {
   return absl::OkStatus();
 }
 
-void SultanState::Serialize(v1::GameState* out) const {
+namespace {
+// Format 2: a byte per seat and card value, the copies in the pile, the hand and among the
+// played cards in two bits each (a seat holds at most two copies of a value).
+constexpr int kCardBits = 2;
+constexpr uint8_t kCardMask = (1 << kCardBits) - 1;
+
+
+// A seat's 15 bytes, appended to `out`.
+void AppendCardBytes(const SeatData& holder, std::string* out) {
+  CardCounts bytes;
+  for (int value = 0; value <= kMaxCard; ++value)  // one pass over the three arrays
+    bytes[value] = static_cast<uint8_t>(holder.pile[value] | holder.hand[value] << kCardBits |
+                                        holder.played[value] << 2 * kCardBits);
+  out->append(AsBytes(bytes).substr(1));  // values 1..kMaxCard
+}
+
+// Format 2: every seat's cards from the state's `cards` bytes; the seats' lists must be empty.
+absl::Status CardsFromBytes(const v1::SultanState& in, Data* data) {
+  for (int seat = 0; seat < data->players; ++seat) {
+    const v1::SultanSeatState& shown = in.seats(seat);
+    if (shown.pile_size() + shown.hand_size() + shown.played_size() != 0)
+      return Invalid("seat ", seat, "'s cards are listed both as values (format 1) and as counts (format 2)");
+  }
+  const absl::string_view bytes = in.cards();
+  if (bytes.size() != static_cast<size_t>(data->players) * kMaxCard)
+    return Invalid("the cards take ", bytes.size(), " bytes; ", data->players, " players need ",
+                   data->players * kMaxCard);
+  for (int seat = 0; seat < data->players; ++seat) {
+    for (int value = 1; value <= kMaxCard; ++value) {
+      const uint8_t byte = static_cast<uint8_t>(bytes[seat * kMaxCard + value - 1]);
+      if (byte >> 3 * kCardBits != 0)
+        return Invalid("seat ", seat, "'s byte of the cards of value ", value, " has unused bits set");
+      SeatData& holder = data->seats[seat];
+      holder.pile[value] = byte & kCardMask;
+      holder.hand[value] = byte >> kCardBits & kCardMask;
+      holder.played[value] = byte >> 2 * kCardBits & kCardMask;
+    }
+  }
+  return absl::OkStatus();  // Validate checks every count against the deck
+}
+
+// Format 1: every seat's cards from its lists of values.
+absl::Status CardsFromLists(const v1::SultanState& in, Data* data) {
+  for (int seat = 0; seat < data->players; ++seat) {
+    const v1::SultanSeatState& holder = in.seats(seat);
+    SeatData& out = data->seats[seat];
+    for (auto [cards, field, what] :
+         {std::tuple{&out.pile, &holder.pile(), "pile"}, {&out.hand, &holder.hand(), "hand"},
+          {&out.played, &holder.played(), "played cards"}}) {
+      GAVEL_RETURN_IF_ERROR(FromProto(*field, PartName(seat, what), cards));
+    }
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
+void SultanState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
+
+void SultanState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::SultanState> scratch;
   v1::SultanState& proto = *scratch;
   proto.set_players(data_.players);
@@ -73,12 +131,18 @@ void SultanState::Serialize(v1::GameState* out) const {
     bid->set_cushion(data_.bids[i].cushion);
     bid->set_value(data_.bids[i].value);
   }
+  std::string& card_bytes = *proto.mutable_cards();
+  card_bytes.clear();
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& holder = data_.seats[seat];
     auto* seat_proto = proto.add_seats();
-    ToProto(holder.pile, seat_proto->mutable_pile());
-    ToProto(holder.hand, seat_proto->mutable_hand());
-    ToProto(holder.played, seat_proto->mutable_played());
+    if (version >= 2) {
+      AppendCardBytes(holder, &card_bytes);
+    } else {
+      ToProto(holder.pile, seat_proto->mutable_pile());
+      ToProto(holder.hand, seat_proto->mutable_hand());
+      ToProto(holder.played, seat_proto->mutable_played());
+    }
     ToProto(holder.collection, seat_proto->mutable_collection());
   }
   proto.set_rng(data_.rng);
@@ -93,15 +157,10 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::DecodeState(
   GAVEL_RETURN_IF_ERROR(scratch.Unpack(any, "the sultan state"));
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodePublic(in, &data));
+  GAVEL_RETURN_IF_ERROR(in.cards().empty() ? CardsFromLists(in, &data) : CardsFromBytes(in, &data));
   for (int seat = 0; seat < data.players; ++seat) {
-    const v1::SultanSeatState& holder = in.seats(seat);
-    SeatData& out = data.seats[seat];
-    for (auto [cards, field, what] :
-         {std::tuple{&out.pile, &holder.pile(), "pile"}, {&out.hand, &holder.hand(), "hand"},
-          {&out.played, &holder.played(), "played cards"}}) {
-      GAVEL_RETURN_IF_ERROR(FromProto(*field, PartName(seat, what), cards));
-    }
-    GAVEL_RETURN_IF_ERROR(FromProto(holder.collection(), PartName(seat, "collection"), &out.collection));
+    GAVEL_RETURN_IF_ERROR(
+        FromProto(in.seats(seat).collection(), PartName(seat, "collection"), &data.seats[seat].collection));
   }
   for (int i = 0; i < data.bids_made; ++i)
     if (data.bids[i].value == 0) return Invalid("bid ", i, " has no card value");

@@ -145,9 +145,8 @@ std::map<v1::MoveStatus, int> StatusesOf(const std::vector<MatchRecord>& matches
   return statuses;
 }
 
-#if GAVEL_HAS_GAME_morgenland || GAVEL_HAS_GAME_moonlight_market || GAVEL_HAS_GAME_carat || GAVEL_HAS_GAME_mercado
 // A match recorded before a game's current state format (Morgenland's and Moonlight
-// Market's formats 1 and 2, Carat's and Mercado's format 1) holds hashes of that format's bytes: its replay
+// Market's formats 1 and 2, Carat's, Mercado's and Sultan's format 1) holds hashes of that format's bytes: its replay
 // still verifies, and one wrong hash is still found. Every built game, every earlier format.
 TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
   int formats_checked = 0;
@@ -198,18 +197,21 @@ TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
 #if GAVEL_HAS_GAME_mercado
   earlier_formats += 1;
 #endif
+#if GAVEL_HAS_GAME_sultan
+  earlier_formats += 1;
+#endif
   EXPECT_EQ(formats_checked, earlier_formats);
 }
-#endif
 
-#if GAVEL_HAS_GAME_sultan
-// Sultan has had one state format: no previous bytes to check against.
-TEST(Replay, AGameWithOneStateFormatHasNoEarlierBytes) {
-  auto state = FindGame("sultan")->NewGame(3, 1, {});
-  ASSERT_TRUE(state.ok()) << state.status();
-  EXPECT_EQ((*state)->EarlierFormatBytes(1), "");
+// No game has bytes from before its first state format.
+TEST(Replay, NoBytesBeforeAGamesFirstStateFormat) {
+  for (const Game* game : AllGames()) {
+    auto state = game->NewGame(game->info().max_players, 1, {});
+    ASSERT_TRUE(state.ok()) << state.status();
+    EXPECT_NE((*state)->EarlierFormatBytes((*state)->FormatVersion() - 1), "") << game->name();
+    EXPECT_EQ((*state)->EarlierFormatBytes((*state)->FormatVersion()), "") << game->name();
+  }
 }
-#endif
 
 TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
   const TempDb temp_db("standings");

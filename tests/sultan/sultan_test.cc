@@ -5,6 +5,8 @@
 #include "gtest/gtest.h"
 #include "gavel/v1/sultan.pb.h"
 #include "tests/property_suite.h"
+#include "tests/support/decode_changed.h"
+#include "tests/support/earlier_formats.h"
 
 namespace gavel::sultan {
 namespace {
@@ -195,6 +197,58 @@ TEST(SultanValidation, RejectsBrokenConservationWithAClearMessage) {
   broken = state->data();
   broken.start_player = 3;
   EXPECT_FALSE(Validate(broken).ok());
+}
+
+// States and sealed tokens made before format 2 list the seats' cards by value: the engine
+// still reads them, into the same state, at every step of random games.
+TEST(SultanWire, ReadsFormatOneIntoTheSameState) {
+  for (int players = 2; players <= 5; ++players) {
+    auto state = NewSultan(players, 31);
+    testing::PlayRandomly(*state, static_cast<uint64_t>(players), [players](const State& now) {
+      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::SultanState>(now, 1);
+      EXPECT_TRUE(old_form.cards().empty());
+      int listed = 0;
+      for (const v1::SultanSeatState& seat : old_form.seats())
+        listed += seat.pile_size() + seat.hand_size() + seat.played_size();
+      v1::GameState current;
+      now.Serialize(&current);
+      v1::SultanState new_form;
+      ASSERT_TRUE(current.state().UnpackTo(&new_form));
+      EXPECT_EQ(new_form.cards().size(), 15u * players);
+      int counted = 0;
+      for (char byte : new_form.cards()) counted += (byte & 3) + (byte >> 2 & 3) + (byte >> 4 & 3);
+      EXPECT_EQ(counted, listed);
+      for (const v1::SultanSeatState& seat : new_form.seats())
+        EXPECT_EQ(seat.pile_size() + seat.hand_size() + seat.played_size(), 0);
+    });
+  }
+}
+
+// Format 2's bytes: both forms at once, a wrong length and counts the deck cannot hold are refused.
+TEST(SultanWire, RefusesMixedFormsAndBadBytes) {
+  auto state = NewSultan(3, 13);
+  const auto refusal = [&](const std::function<void(v1::SultanState&)>& change) {
+    return std::string(testing::DecodeChanged<v1::SultanState>(*state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::SultanState&) {}), "");
+  EXPECT_THAT(refusal([](v1::SultanState& proto) { proto.mutable_seats(1)->add_hand(4); }),
+              ::testing::HasSubstr("seat 1's cards are listed both as values (format 1) and as counts (format 2)"));
+  EXPECT_THAT(refusal([](v1::SultanState& proto) { proto.mutable_cards()->pop_back(); }),
+              ::testing::HasSubstr("the cards take 44 bytes; 3 players need 45"));
+  EXPECT_THAT(refusal([](v1::SultanState& proto) { (*proto.mutable_cards())[15 + 6] = 0b11; }),
+              ::testing::HasSubstr("seat 1 has 3 cards of value 7 instead of 1"));
+  EXPECT_THAT(refusal([](v1::SultanState& proto) { (*proto.mutable_cards())[15 + 6] |= 0b1000000; }),
+              ::testing::HasSubstr("seat 1's byte of the cards of value 7 has unused bits set"));
+  // A card moved from the pile to the hand keeps the deck whole but not the hand's size.
+  EXPECT_THAT(refusal([](v1::SultanState& proto) {
+                std::string& cards = *proto.mutable_cards();
+                for (char& byte : cards) {
+                  if ((byte & 3) == 0) continue;
+                  byte = static_cast<char>(byte - 1 + 4);  // one copy from the pile into the hand
+                  return;
+                }
+              }),
+              ::testing::HasSubstr("must have played"));
 }
 
 TEST(SultanViews, OtherSeatsBidsAndHandsAreHidden) {
