@@ -105,17 +105,16 @@ std::vector<std::string> LearnedPolicy::Games() const {
   return games;
 }
 
+// The network trained for this view's table (one file per table). Its input size is not
+// checked here, which would featurize the view once more on every decision: loading checked
+// it at the trained table, and a view of that table from a forged or older engine whose
+// features differ or fail is refused by the network itself, never fed to it (Choose then
+// plays Dirk's rules, as for a table without a network).
 const QPolicy* LearnedPolicy::NetworkFor(const v1::View& view) const {
   auto it = networks_.find(view.game());
   if (it == networks_.end()) return nullptr;
-  const Game& game = *FindGame(view.game());
-  for (const TrainedNetwork& network : it->second) {
-    if (!network.TrainedFor(view)) continue;
-    // Loading checked the input size at the trained table; a view of that table from a
-    // forged or older engine may still differ, and is never fed to the network.
-    auto size = InputSize(game, view, network.policy.layout());
-    if (size.ok() && *size == network.policy.network().input_size()) return &network.policy;
-  }
+  for (const TrainedNetwork& network : it->second)
+    if (network.TrainedFor(view)) return &network.policy;
   return nullptr;
 }
 
@@ -127,7 +126,12 @@ const ValueNetwork* LearnedPolicy::ValueFor(const v1::View& view) const {
   return nullptr;
 }
 
-bool LearnedPolicy::HasNetworkFor(const v1::View& view) const { return NetworkFor(view) != nullptr; }
+bool LearnedPolicy::HasNetworkFor(const v1::View& view) const {
+  const QPolicy* network = NetworkFor(view);
+  if (network == nullptr) return false;
+  auto size = InputSize(*FindGame(view.game()), view, network->layout());
+  return size.ok() && *size == network->network().input_size();
+}
 
 absl::StatusOr<std::vector<float>> LearnedPolicy::Scores(const Turn& turn) const {
   const QPolicy* network = NetworkFor(turn.view());
@@ -141,14 +145,16 @@ absl::StatusOr<std::vector<float>> LearnedPolicy::Scores(const Turn& turn) const
 void LearnedPolicy::WarnOnceAboutFallback(const v1::View& view) const {
   std::lock_guard lock(warned_mutex_);
   if (warned_.insert(absl::StrCat(view.game(), "/", view.seats(), "/", view.players())).second)
-    spdlog::warn("no network for {} at {} seats, {} players; playing Dirk's rules",
+    spdlog::warn("no network fits {} at {} seats, {} players; playing Dirk's rules",
                  std::string(view.game()), view.seats(), view.players());
 }
 
 absl::StatusOr<Move> LearnedPolicy::Choose(const Turn& turn) const {
   if (turn.legal().empty()) return absl::InvalidArgumentError("no legal move to choose from");
-  if (const QPolicy* network = NetworkFor(turn.view()); network != nullptr)
-    return network->Choose(turn);
+  if (const QPolicy* network = NetworkFor(turn.view()); network != nullptr) {
+    auto move = network->Choose(turn);
+    if (move.ok()) return move;
+  }
   auto dirk = policy::dirk::Dirk(turn.view().game());
   if (!dirk.ok())
     return absl::NotFoundError(absl::StrCat("no network and no Dirk rules for ", turn.view().game()));
