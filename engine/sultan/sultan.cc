@@ -295,7 +295,7 @@ Outcome SultanState::outcome() const {
 }
 
 namespace {
-constexpr uint32_t kMoveIds = 16 + 4 * (kMaxCard + 1);  // every bid's id is below
+constexpr uint32_t kMoveIds = BidMove(kMaxCard + 1, 0).id;  // every move's id is below
 constexpr int kNoJewel = -1;  // the colours are 0..kColours - 1
 
 // The colour of the jewel on the cushion `move` bids on, as its text names it, or kNoJewel.

@@ -59,7 +59,7 @@ struct Data {
 
 // Move encoding (see sultan.proto).
 inline Move ReturnMove(int colour) { return Move{static_cast<uint32_t>(colour)}; }
-inline Move BidMove(int value, int cushion) {
+constexpr Move BidMove(int value, int cushion) {
   return Move{static_cast<uint32_t>(16 + 4 * value + cushion)};
 }
 inline bool IsBid(Move move) { return move.id >= 16; }

@@ -1,6 +1,4 @@
 // Sultan's wire forms: the full state, its decoding, and the moves' decoding.
-#include <numeric>
-
 #include "engine/core/proto_util.h"
 #include "engine/sultan/sultan_wire.h"
 
@@ -27,7 +25,7 @@ absl::Status FromProto(const v1::JewelCounts& in, const PartName& what, Counts* 
 }
 
 void ToProto(const CardCounts& cards, google::protobuf::RepeatedField<uint32_t>* out) {
-  out->Reserve(out->size() + std::accumulate(cards.begin(), cards.end(), 0));
+  out->Reserve(out->size() + CardTotal(cards));
   for (int value = 1; value <= kMaxCard; ++value)
     for (int i = 0; i < cards[value]; ++i) out->AddAlreadyReserved(value);
 }
@@ -60,7 +58,6 @@ namespace {
 // played cards in two bits each (a seat holds at most two copies of a value).
 constexpr int kCardBits = 2;
 constexpr uint8_t kCardMask = (1 << kCardBits) - 1;
-
 
 // A seat's 15 bytes, appended to `out`.
 void AppendCardBytes(const SeatData& holder, std::string* out) {
