@@ -104,9 +104,9 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
   const bool unit_bytes = version >= 3;
   if (unit_bytes) {
     std::string& units = *proto.mutable_treasury_units();
-    for (const auto& shelves : data_.shelves) ToBytes(shelves, &units);
-    ToBytes(data_.bank, &units);
-    ToBytes(data_.box, &units);
+    for (const auto& shelves : data_.shelves) units.append(AsBytes(shelves));
+    units.append(AsBytes(data_.bank));
+    units.append(AsBytes(data_.box));
   } else {
     TreasuryUnitsToProto(data_, &proto);
     ToProto(data_.box, proto.mutable_box());
@@ -137,11 +137,11 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
     }
     if (unit_bytes) {
       std::string& units = *seat_proto->mutable_units();
-      ToBytes(s.treasure, &units);
-      ToBytes(s.start, &units);
-      ToBytes(s.owned, &units);
-      ToBytes(s.invoked, &units);
-      ToBytes(s.carpets, &units);
+      units.append(AsBytes(s.treasure));
+      units.append(AsBytes(s.start));
+      units.append(AsBytes(s.owned));
+      units.append(AsBytes(s.invoked));
+      units.append(AsBytes(s.carpets));
     } else {
       ToProto(s.treasure, seat_proto->mutable_treasure());
       ToProto(s.start, seat_proto->mutable_start());

@@ -55,11 +55,6 @@ absl::Status FromBytes(absl::string_view in, size_t* at, int max, absl::string_v
   return absl::OkStatus();
 }
 
-template <size_t N>
-void ToBytes(const std::array<uint8_t, N>& values, std::string* out) {
-  out->append(AsBytes(values));
-}
-
 // The caves' shelves and the bank as messages (a view, a state before format 3).
 template <typename Proto>
 absl::Status TreasuryMessagesFromProto(const Proto& in, Data* data) {
