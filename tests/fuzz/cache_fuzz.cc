@@ -4,8 +4,7 @@
 // token with the owner's capability) XORed with the fuzzer's bytes. The handlers answer it
 // twice, with a cache holding that step's state (under its bytes and under its token, as
 // after the call that wrote it, sealed or not) and without a cache: status and response
-// must be equal (a sealed Apply's new token compared by what it opens to, its nonce being
-// random). Inputs that leave the state's bytes alone hit the cache with other moves, seats
+// must be equal (a sealed Apply's new token compared by what it opens to). Inputs that leave the state's bytes alone hit the cache with other moves, seats
 // and options; the rest must miss and be decoded as without it. Any difference aborts.
 //
 // Input: byte 0 picks the table (game and player count), bytes 1-2 the step, byte 3 the
