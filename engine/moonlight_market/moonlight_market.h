@@ -252,7 +252,7 @@ class MoonlightState final : public State {
   void Attach(int seat, int tile, int colour, EventSink* events);
 
  private:
-  static constexpr int kFormat = 3;
+  static constexpr int kFormat = 4;
 
   // A bid on a cushion another card holds: its text names the card it displaces.
   bool Displaces(Move move) const;

@@ -15,6 +15,9 @@
 namespace gavel::moonlight_market {
 namespace {
 
+// Format 4's bytes of one cushion's tiles: 3 columns of 3 rows (the moon cushion's; others use 2).
+constexpr size_t kCushionTileBytes = kColumns * 3;
+
 // `in`: numbers (a view, a format-1 state) or bytes (a format-2 state), one per tile code.
 template <typename Counts>
 absl::Status CountsFromProto(const Counts& in, const PartName& what, TileCounts* out) {
@@ -145,6 +148,53 @@ absl::Status CushionFromProto(const v1::MoonlightCushion& shown, int cushion, Da
   return CardFromProto(shown.bid_card(), PartName::Numbered("cushion", cushion, "'s card"), &data->bids[cushion].card);
 }
 
+absl::Status CushionsFromMessages(const google::protobuf::RepeatedPtrField<v1::MoonlightCushion>& in, Data* data) {
+  const int n = data->participants();
+  if (in.size() != n) return Invalid("there must be ", n, " cushions, not ", in.size());
+  for (int cushion = 0; cushion < n; ++cushion) GAVEL_RETURN_IF_ERROR(CushionFromProto(in[cushion], cushion, data));
+  return absl::OkStatus();
+}
+
+// Format 4's cushion: 3 columns of 3 bytes (its rows' tiles, or none once taken), then its card
+// and the card's owner.
+absl::Status CushionFromBytes(std::string_view tiles, std::string_view card, int cushion, Data* data) {
+  const PartName what = PartName::Numbered("cushion", cushion);
+  for (int column = 0; column < kColumns; ++column) {
+    const bool taken = static_cast<uint8_t>(tiles[column * 3]) == kNoTile;
+    for (int row = 0; row < 3; ++row) {
+      const uint8_t tile = static_cast<uint8_t>(tiles[column * 3 + row]);
+      if ((tile == kNoTile) != (taken || row >= Rows(cushion)))
+        return Invalid(what, " column ", column, " must hold ", Rows(cushion), " tiles or none");
+      if (tile != kNoTile) GAVEL_RETURN_IF_ERROR(TileFromProto(tile, what, &data->slots[cushion][column][row]));
+    }
+  }
+  const uint8_t owner = static_cast<uint8_t>(card[1]);
+  if (owner != 255 && owner >= data->participants())
+    return Invalid(what, "'s card belongs to ", owner, ", not a seat");
+  data->bids[cushion].seat = owner == 255 ? int8_t{-1} : static_cast<int8_t>(owner);
+  return CardFromProto(static_cast<uint8_t>(card[0]), PartName::Numbered("cushion", cushion, "'s card"),
+                       &data->bids[cushion].card);
+}
+
+// The cushions: a view's messages; a state's bytes, or messages if made before format 4.
+absl::Status CushionsFromProto(const v1::MoonlightView& in, Data* data) {
+  return CushionsFromMessages(in.cushions(), data);
+}
+absl::Status CushionsFromProto(const v1::MoonlightState& in, Data* data) {
+  if (in.cushion_tiles().empty() && in.cushion_cards().empty()) return CushionsFromMessages(in.cushions(), data);
+  if (in.cushions_size() != 0)
+    return Invalid("the cushions are listed both as messages and as format 4's bytes");
+  const size_t n = static_cast<size_t>(data->participants());
+  if (in.cushion_tiles().size() != n * kCushionTileBytes || in.cushion_cards().size() != n * 2)
+    return Invalid("the cushions must be ", n * kCushionTileBytes, " tile bytes and ", n * 2, " card bytes, not ",
+                   in.cushion_tiles().size(), " and ", in.cushion_cards().size());
+  const std::string_view tiles = in.cushion_tiles(), cards = in.cushion_cards();
+  for (size_t cushion = 0; cushion < n; ++cushion)
+    GAVEL_RETURN_IF_ERROR(CushionFromBytes(tiles.substr(cushion * kCushionTileBytes, kCushionTileBytes),
+                                           cards.substr(cushion * 2, 2), static_cast<int>(cushion), data));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void CardsToProto(CardSet cards, RepeatedU32* out) {
@@ -224,6 +274,17 @@ void SeatAsBitsAndBytes(const Data& data, int seat, v1::MoonlightSeatState* out)
   out->set_held_tiles(reinterpret_cast<const char*>(holder.held.data()), holder.held_count);
 }
 
+// Format 4's cushions: the tiles and the cards as bytes.
+void CushionsAsBytes(const Data& data, v1::MoonlightState* out) {
+  std::string& tiles = *out->mutable_cushion_tiles();
+  std::string& cards = *out->mutable_cushion_cards();
+  for (int cushion = 0; cushion < data.participants(); ++cushion) {
+    for (const Data::Column& column : data.slots[cushion]) tiles.append(AsBytes(column));
+    cards.push_back(static_cast<char>(data.bids[cushion].card));
+    cards.push_back(static_cast<char>(data.bids[cushion].seat));  // -1 (none) becomes 255
+  }
+}
+
 }  // namespace
 
 // The public part of a seat, written the same way into views and states before format 3.
@@ -266,9 +327,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   if (in.seal_supply() > kSealTokens) return Invalid("the seal supply holds more than 29 seals");
   data->seal_supply = static_cast<uint8_t>(in.seal_supply());
   GAVEL_RETURN_IF_ERROR(SupplyAndBoxFromProto(in, data));
-  if (in.cushions_size() != n) return Invalid("there must be ", n, " cushions, not ", in.cushions_size());
-  for (int cushion = 0; cushion < n; ++cushion)
-    GAVEL_RETURN_IF_ERROR(CushionFromProto(in.cushions(cushion), cushion, data));
+  GAVEL_RETURN_IF_ERROR(CushionsFromProto(in, data));
   if (in.seats_size() != n) return Invalid("there must be ", n, " seats, not ", in.seats_size());
   for (int seat = 0; seat < n; ++seat)
     GAVEL_RETURN_IF_ERROR(PublicSeatFromProto(in.seats(seat), seat, &data->seats[seat]));
@@ -299,7 +358,11 @@ void MoonlightState::SerializeFormat(int version, v1::GameState* out) const {
     CountsToProto(data_.supply, proto.mutable_supply());
     CountsToProto(data_.box, proto.mutable_box());
   }
-  CushionsToProto(data_, proto.mutable_cushions());
+  if (version >= 4) {
+    CushionsAsBytes(data_, &proto);
+  } else {
+    CushionsToProto(data_, proto.mutable_cushions());
+  }
   for (int seat = 0; seat < data_.participants(); ++seat) {
     const SeatData& holder = data_.seats[seat];
     auto* shown = proto.add_seats();

@@ -514,7 +514,7 @@ TEST(CaratValidation, RejectsBrokenStatesWithAClearMessage) {
 TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
   auto state = NewCarat(2);
   auto refused = [&](const std::function<void(v1::CaratState&)>& change) {
-    const absl::Status status = testing::DecodeChanged(*state, change, /*previous_format=*/true);
+    const absl::Status status = testing::DecodeChanged(*state, change, /*versions_back=*/1);
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
     return std::string(status.message());
   };

@@ -850,7 +850,7 @@ TEST(MercadoWire, DecodingErrorsNameTheSeatAndThePart) {
   auto state = NewMercado(3);
   const absl::Status status = testing::DecodeChanged<v1::MercadoState>(
       *state, [](v1::MercadoState& proto) { proto.mutable_table()->mutable_seats(1)->mutable_edges(3)->set_gold(99); },
-      /*previous_format=*/true);
+      /*versions_back=*/1);
   EXPECT_THAT(std::string(status.message()), HasSubstr("seat 1's edge at position 3 holds 99 "));
   // Format 2: drawn, supply, then 60 bytes per seat (bag, person tile, 8 edges of 6 colours).
   const absl::Status in_bytes = testing::DecodeChanged<v1::MercadoState>(*state, [](v1::MercadoState& proto) {

@@ -736,7 +736,7 @@ TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
   auto state = NewMoonlight(3);
   EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_seats(1)->add_hand(99);
-              }, /*previous_format=*/true).message()),
+              }, /*versions_back=*/2).message()),
               ::testing::HasSubstr("seat 1's hand holds card 99, which does not exist"));
   EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_seats(2)->set_prestige(5000);
@@ -744,28 +744,32 @@ TEST(MoonlightWire, DecodingErrorsNameTheSeatOrCushionAndThePart) {
               ::testing::HasSubstr("seat 2's prestige 5000 is out of range"));
   EXPECT_THAT(std::string(testing::DecodeChanged<v1::MoonlightState>(*state, [](v1::MoonlightState& proto) {
                 proto.mutable_cushions(0)->set_bid_card(99);
-              }).message()),
+              }, /*versions_back=*/1).message()),
               ::testing::HasSubstr("cushion 0's card is card 99, which does not exist"));
 }
 
-// States and sealed tokens made before format 3 list a seat's cards and tiles as lists, and
-// those before format 2 the supply and the box as numbers: the engine still reads them, into
-// the same state, at every step of a random game.
-TEST(MoonlightWire, ReadsFormatsOneAndTwoIntoTheSameState) {
-  auto state = NewMoonlight(4, 5);
+// States and sealed tokens made before format 4 list the cushions as messages, those before
+// format 3 a seat's cards and tiles as lists, and those before format 2 the supply and the box
+// as numbers: the engine still reads them, into the same state, at every step of random games
+// at every table size.
+TEST(MoonlightWire, ReadsFormatsOneToThreeIntoTheSameState) {
   int steps = 0;
-  testing::PlayRandomly(*state, 2, [&steps](const State& now) {
-    ++steps;
-    for (int versions_back = 1; versions_back <= 2; ++versions_back) {
-      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MoonlightState>(now, versions_back);
-      EXPECT_EQ(old_form.seats(0).chains_size(), kColours);
-      EXPECT_TRUE(old_form.seats(0).chain_tiles().empty());
-      EXPECT_EQ(old_form.supply_size(), versions_back == 2 ? kTileKinds : 0);
-    }
-    v1::GameState none;
-    EXPECT_FALSE(now.SerializeEarlierFormat(3, &none));
-  });
-  EXPECT_GT(steps, 50);
+  for (int humans = 1; humans <= kMaxParticipants; ++humans) {
+    auto state = NewMoonlight(humans, 5);
+    testing::PlayRandomly(*state, 2, [&steps](const State& now) {
+      ++steps;
+      for (int versions_back = 1; versions_back <= 3; ++versions_back) {
+        const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MoonlightState>(now, versions_back);
+        EXPECT_EQ(old_form.cushions_size(), old_form.seats_size());
+        EXPECT_TRUE(old_form.cushion_tiles().empty());
+        EXPECT_EQ(old_form.seats(0).chains_size(), versions_back >= 2 ? kColours : 0);
+        EXPECT_EQ(old_form.supply_size(), versions_back == 3 ? kTileKinds : 0);
+      }
+      v1::GameState none;
+      EXPECT_FALSE(now.SerializeEarlierFormat(4, &none));
+    });
+  }
+  EXPECT_GT(steps, 250);
 }
 
 // Counts in both forms at once, bytes of the wrong length or beyond a tile's copies: refused.
@@ -785,6 +789,32 @@ TEST(MoonlightWire, RefusesCountsInBothFormsOrOutOfRange) {
               ::testing::HasSubstr("the box holds 200 tiles of code 77, more than exist"));
   EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.clear_supply_counts(); }),
               ::testing::HasSubstr("the supply must list 78 tile counts, not 0"));
+}
+
+// Format 4's cushions: messages beside the bytes, bytes of the wrong length, a column neither
+// full nor empty, a tile in an unused row, an unknown tile, card or owner: refused.
+TEST(MoonlightWire, RefusesCushionsInBothFormsOrOutOfRange) {
+  auto state = NewMoonlight(3);
+  const auto refusal = [&](std::function<void(v1::MoonlightState&)> change) {
+    return std::string(testing::DecodeChanged<v1::MoonlightState>(*state, change).message());
+  };
+  EXPECT_EQ(refusal([](v1::MoonlightState&) {}), "");
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.add_cushions(); }),
+              ::testing::HasSubstr("the cushions are listed both as messages and as format 4's bytes"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_cushion_tiles()->pop_back(); }),
+              ::testing::HasSubstr("the cushions must be 27 tile bytes and 6 card bytes, not 26 and 6"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.clear_cushion_cards(); }),
+              ::testing::HasSubstr("the cushions must be 27 tile bytes and 6 card bytes, not 27 and 0"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_cushion_tiles())[1] = '\xff'; }),
+              ::testing::HasSubstr("cushion 0 column 0 must hold 3 tiles or none"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_cushion_tiles())[9 + 2] = 4; }),
+              ::testing::HasSubstr("cushion 1 column 0 must hold 2 tiles or none"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_cushion_tiles())[3] = 90; }),
+              ::testing::HasSubstr("cushion 0 holds tile 90, which does not exist"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_cushion_cards())[2] = 20; }),
+              ::testing::HasSubstr("cushion 1's card is card 20, which does not exist"));
+  EXPECT_THAT(refusal([](v1::MoonlightState& proto) { (*proto.mutable_cushion_cards())[5] = 3; }),
+              ::testing::HasSubstr("cushion 2's card belongs to 3, not a seat"));
 }
 
 // Format 3's seats: lists beside the bits and bytes, unknown cards, chains of the wrong

@@ -8,15 +8,15 @@
 
 namespace gavel::testing {
 
-// `state` encoded (in its game's previous format when `previous_format`: the fields a
-// format change left behind), its game's state message (`StateProto`) changed by `change`,
-// decoded by its game again.
+// `state` encoded (in the format `versions_back` before its game's current one, when not 0:
+// the fields format changes left behind), its game's state message (`StateProto`) changed by
+// `change`, decoded by its game again.
 template <typename StateProto>
 absl::Status DecodeChanged(const State& state, const std::function<void(StateProto&)>& change,
-                           bool previous_format = false) {
+                           int versions_back = 0) {
   v1::GameState full;
-  if (!previous_format) state.Serialize(&full);
-  else if (!state.SerializePreviousFormat(&full)) return absl::InternalError("the game has one state format");
+  if (versions_back == 0) state.Serialize(&full);
+  else if (!state.SerializeEarlierFormat(versions_back, &full)) return absl::InternalError("the game has no such earlier format");
   StateProto proto;
   if (!full.state().UnpackTo(&proto)) return absl::InternalError("the state is not a " + proto.GetTypeName());
   change(proto);
