@@ -137,7 +137,7 @@ class CaratState final : public State {
   void Setup(EventSink* events);
 
  private:
-  static constexpr int kFormat = 2;
+  static constexpr int kFormat = 3;
   // Draws one tile from the supply into `seat`'s hand.
   void DrawTile(Seat seat, Rng& rng, EventSink* events);
   void ScoreChip(int chip, EventSink* events);

@@ -137,12 +137,40 @@ void BoardToProto(const Data& data, bool with_corners,
   }
 }
 
+absl::Status ChipFromProto(uint32_t value, bool scored, int chip, Data* data) {
+  if (value < 1 || value > kMaxChipValue)
+    return Invalid("chip K(", ChipRow(chip), ",", ChipColumn(chip), ") has value ", value, "; chips are worth 1 to 5");
+  data->chip_value[chip] = static_cast<uint8_t>(value);
+  if (scored) data->scored |= uint64_t{1} << chip;
+  return absl::OkStatus();
+}
+
+absl::Status ChipsFromProto(const v1::CaratState& in, Data* data) {
+  if (in.chip_values().empty()) {
+    if (in.scored_chips() != 0) return Invalid("scored chips (format 3) without their values");
+    return ChipsFromLists(in, data);
+  }
+  if (in.chips_size() != 0 || in.chip_scored_size() != 0)
+    return Invalid("the chips are listed both as numbers (formats 1 and 2) and as bytes (format 3)");
+  if (in.chip_values().size() != kChips)
+    return Invalid("there must be ", kChips, " chip values, not ", in.chip_values().size());
+  if (in.scored_chips() >> kChips != 0) return Invalid("scored chips name chips that do not exist");
+  for (int chip = 0; chip < kChips; ++chip)
+    GAVEL_RETURN_IF_ERROR(ChipFromProto(static_cast<uint8_t>(in.chip_values()[chip]),
+                                        (in.scored_chips() >> chip) & 1, chip, data));
+  return absl::OkStatus();
+}
+
 void CaratState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
 void CaratState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::CaratState> scratch;
   v1::CaratState& proto = *scratch;
-  PublicToProto(data_, &proto);
+  PublicToProto(data_, /*chip_lists=*/version < 3, &proto);
+  if (version >= 3) {
+    proto.mutable_chip_values()->assign(AsBytes(data_.chip_value));
+    proto.set_scored_chips(data_.scored);
+  }
   const bool bytes = version >= 2;
   if (bytes) {
     std::string& tiles = *proto.mutable_board_tiles();

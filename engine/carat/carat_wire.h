@@ -61,6 +61,22 @@ void BoardToProto(const Data& data, bool with_corners,
 absl::Status BoardFromProto(const google::protobuf::RepeatedPtrField<v1::CaratSpace>& in, bool is_view,
                             Data* data);
 
+absl::Status ChipFromProto(uint32_t value, bool scored, int chip, Data* data);
+
+// The chips as lists (a view, a state before format 3).
+template <typename Proto>
+absl::Status ChipsFromLists(const Proto& in, Data* data) {
+  if (in.chips_size() != kChips || in.chip_scored_size() != kChips)
+    return Invalid("there must be ", kChips, " chip values and scored flags, not ", in.chips_size(),
+                   " and ", in.chip_scored_size());
+  for (int chip = 0; chip < kChips; ++chip)
+    GAVEL_RETURN_IF_ERROR(ChipFromProto(in.chips(chip), in.chip_scored(chip), chip, data));
+  return absl::OkStatus();
+}
+inline absl::Status ChipsFromProto(const v1::CaratView& in, Data* data) { return ChipsFromLists(in, data); }
+// A state's chips: format 3's bytes and bits, or lists if made before.
+absl::Status ChipsFromProto(const v1::CaratState& in, Data* data);
+
 // The fields a state and a view share: set-up, chips and seat count (the board is read
 // apart: a state may carry it in either format).
 template <typename Proto>
@@ -74,16 +90,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   if (in.starting_hand_size() != 1 && in.starting_hand_size() != kMaxHand)
     return Invalid("the starting hand size must be 1 or 3, not ", in.starting_hand_size());
   data->hand_size = static_cast<uint8_t>(in.starting_hand_size());
-  if (in.chips_size() != kChips || in.chip_scored_size() != kChips)
-    return Invalid("there must be ", kChips, " chip values and scored flags, not ", in.chips_size(),
-                   " and ", in.chip_scored_size());
-  for (int chip = 0; chip < kChips; ++chip) {
-    if (in.chips(chip) < 1 || in.chips(chip) > kMaxChipValue)
-      return Invalid("chip K(", ChipRow(chip), ",", ChipColumn(chip), ") has value ",
-                     in.chips(chip), "; chips are worth 1 to 5");
-    data->chip_value[chip] = static_cast<uint8_t>(in.chips(chip));
-    if (in.chip_scored(chip)) data->scored |= uint64_t{1} << chip;
-  }
+  GAVEL_RETURN_IF_ERROR(ChipsFromProto(in, data));
   if (in.seats_size() != data->players)
     return Invalid("the state lists ", in.seats_size(), " seats for ", data->players, " players");
   for (Seat seat = 0; seat < data->players; ++seat)
@@ -91,11 +98,13 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   return absl::OkStatus();
 }
 
+// The set-up; with `chip_lists` the chips too (a view, a state before format 3).
 template <typename Proto>
-void PublicToProto(const Data& data, Proto* out) {
+void PublicToProto(const Data& data, bool chip_lists, Proto* out) {
   out->set_players(data.players);
   out->set_colours_per_player(data.colours_per_player);
   out->set_starting_hand_size(data.hand_size);
+  if (!chip_lists) return;
   out->mutable_chips()->Reserve(kChips);  // one allocation each, not one per doubling
   out->mutable_chip_scored()->Reserve(kChips);
   for (int chip = 0; chip < kChips; ++chip) {

@@ -198,7 +198,6 @@ class State {
   // canonical bytes of that format (empty then). Records made before the current format keep
   // their hashes of those bytes.
   bool SerializeEarlierFormat(int versions_back, v1::GameState* out) const;
-  bool SerializePreviousFormat(v1::GameState* out) const { return SerializeEarlierFormat(1, out); }
   std::string EarlierFormatBytes(int versions_back) const;
 
  protected:

@@ -514,7 +514,7 @@ TEST(CaratValidation, RejectsBrokenStatesWithAClearMessage) {
 TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
   auto state = NewCarat(2);
   auto refused = [&](const std::function<void(v1::CaratState&)>& change) {
-    const absl::Status status = testing::DecodeChanged(*state, change, /*versions_back=*/1);
+    const absl::Status status = testing::DecodeChanged(*state, change, /*versions_back=*/2);
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
     return std::string(status.message());
   };
@@ -532,7 +532,7 @@ TEST(CaratValidation, DeserializeRefusesOutOfRangeFields) {
 
 // Structured damage to mid-game states: every accepted state plays to the end, with a
 // legal move for every mover and every invariant kept. (Damaged in format 1, whose messages
-// make the damage easy to write; both formats decode into the same checks.)
+// make the damage easy to write; every format decodes into the same checks.)
 TEST(CaratValidation, DamagedStatesAreRefusedOrPlayable) {
   int accepted = 0, refused = 0;
   for (uint64_t seed = 1; seed <= 60; ++seed) {
@@ -545,7 +545,7 @@ TEST(CaratValidation, DamagedStatesAreRefusedOrPlayable) {
       ASSERT_TRUE(state->Apply(legal[rng.Below(legal.size())]).ok());
     }
     v1::GameState wire;
-    ASSERT_TRUE(state->SerializePreviousFormat(&wire));
+    ASSERT_TRUE(state->SerializeEarlierFormat(2, &wire));
     v1::CaratState proto;
     ASSERT_TRUE(wire.state().UnpackTo(&proto));
     const int space = static_cast<int>(rng.Below(kSpaces));
@@ -695,22 +695,29 @@ TEST(CaratWire, SerializedStatesStaySmall) {
   }
 }
 
-// States and sealed tokens made before format 2 carry the board, hands and supply as
-// messages: the engine still reads them, into the same state, at every step of random games.
-TEST(CaratWire, ReadsFormatOneIntoTheSameState) {
+// States and sealed tokens made before format 3 carry the chips as lists, and those before
+// format 2 the board, hands and supply as messages: the engine still reads them, into the
+// same state, at every step of random games.
+TEST(CaratWire, ReadsFormatsOneAndTwoIntoTheSameState) {
   for (int players = 2; players <= 4; ++players) {
     auto state = NewCarat(players, {{"hand_size", "3"}}, 23);
     testing::PlayRandomly(*state, static_cast<uint64_t>(players), [](const State& now) {
-      const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::CaratState>(now, 1);
-      EXPECT_LT(now.Bytes().size(), now.EarlierFormatBytes(1).size());
-      EXPECT_EQ(old_form.board_size(), kSpaces);
-      EXPECT_TRUE(old_form.board_tiles().empty());
+      for (int versions_back = 1; versions_back <= 2; ++versions_back) {
+        const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::CaratState>(now, versions_back);
+        EXPECT_LT(now.Bytes().size(), now.EarlierFormatBytes(versions_back).size());
+        EXPECT_EQ(old_form.chips_size(), kChips);
+        EXPECT_TRUE(old_form.chip_values().empty());
+        EXPECT_EQ(old_form.board_size(), versions_back == 2 ? kSpaces : 0);
+      }
+      v1::GameState none;
+      EXPECT_FALSE(now.SerializeEarlierFormat(3, &none));
     });
   }
 }
 
-// Format 2's lists: both forms at once, wrong lengths, unknown or repeated tile ids, a
-// rotation out of range or on an empty space are refused.
+// Format 2's lists and format 3's chips: both forms at once, wrong lengths, unknown or
+// repeated tile ids, a rotation out of range or on an empty space, a chip value out of range,
+// scored bits beyond the chips or without the values are refused.
 TEST(CaratWire, RefusesMixedFormsAndBadBytes) {
   auto state = NewCarat(3, {{"hand_size", "3"}}, 5);
   std::vector<Move> legal;
@@ -757,6 +764,19 @@ TEST(CaratWire, RefusesMixedFormsAndBadBytes) {
                 supply.push_back(supply[0]);
               }),
               HasSubstr("the supply lists tile"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { proto.add_chips(1); }),
+              HasSubstr("the chips are listed both as numbers (formats 1 and 2) and as bytes (format 3)"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { proto.mutable_chip_values()->pop_back(); }),
+              HasSubstr("there must be 49 chip values, not 48"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { (*proto.mutable_chip_values())[9] = 6; }),
+              HasSubstr("chip K(1,2) has value 6; chips are worth 1 to 5"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) { proto.set_scored_chips(uint64_t{1} << 49); }),
+              HasSubstr("scored chips name chips that do not exist"));
+  EXPECT_THAT(refusal([](v1::CaratState& proto) {
+                proto.clear_chip_values();
+                proto.set_scored_chips(1);
+              }),
+              HasSubstr("scored chips (format 3) without their values"));
 }
 
 TEST(CaratEvents, DrawnTilesGoOnlyToTheirOwner) {
