@@ -4,8 +4,9 @@
 // token with the owner's capability) XORed with the fuzzer's bytes. The handlers answer it
 // twice, with a cache holding that step's state (under its bytes and under its token, as
 // after the call that wrote it, sealed or not) and without a cache: status and response
-// must be equal (a sealed Apply's new token compared by what it opens to). Inputs that leave the state's bytes alone hit the cache with other moves, seats
-// and options; the rest must miss and be decoded as without it. Any difference aborts.
+// must be equal, byte for byte (sealing is deterministic, so a sealed Apply's new token too).
+// Inputs that leave the state's bytes alone hit the cache with other moves, seats and
+// options; the rest must miss and be decoded as without it. Any difference aborts.
 //
 // Input: byte 0 picks the table (game and player count), bytes 1-2 the step, byte 3 the
 // call (Apply, LegalMoves, Observe; full, then sealed), the rest is the XOR mask.
@@ -100,20 +101,10 @@ std::string Xored(std::string genuine, const Mask& mask) {
   return genuine;
 }
 
-// A response's bytes with the tail; a new token replaced by what it opens to.
+// A response's bytes with the tail.
 template <typename Response>
-std::string Answer(Response& response, const service::ResponseTail& tail) {
-  std::string opened;
-  if constexpr (std::is_same_v<Response, v1::ApplyResponse>) {
-    if (!response.token().empty()) {
-      v1::GameState full;
-      auto header = service::OpenToken(response.token(), FuzzSealer(), &full);
-      Require(header.ok(), "a new token does not open", header.status());
-      opened = full.SerializeAsString() + header->game + std::to_string(header->move_number);
-      response.clear_token();
-    }
-  }
-  return response.SerializeAsString() + tail.bytes + opened;
+std::string Answer(const Response& response, const service::ResponseTail& tail) {
+  return response.SerializeAsString() + tail.bytes;
 }
 
 // `genuine` with the mask, answered by `handler` with the cache and without: the same status
