@@ -317,7 +317,7 @@ class MorgenlandState final : public State {
   void EmitResolved(EventSink* events, int space, const std::string& result) const;
 
  private:
-  static constexpr int kFormat = 3;
+  static constexpr int kFormat = 4;
 
   void ApplyKind(int kind, EventSink* events);
   void ApplyPlace(int token, int space, EventSink* events);

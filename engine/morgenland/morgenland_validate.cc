@@ -90,7 +90,8 @@ absl::Status ValidateConservation(const Data& data) {
     seen |= cards;
     return overlap;
   };
-  bool overlap = add(data.spell_deck) | add(data.discards);
+  bool overlap = add(data.spell_deck);
+  overlap |= add(data.discards);
   for (int seat = 0; seat < n; ++seat) overlap |= add(data.seats[seat].spells);
   for (int8_t spell : data.tent)
     if (spell >= 0) overlap |= add(1u << spell);

@@ -29,18 +29,31 @@ absl::Status DecodeTokenMessages(const v1::MorgenlandSeatState& in, int seat, Se
   return absl::OkStatus();
 }
 
+// Format 4: the places and copies as bytes (a place is the space + 2).
+absl::Status DecodeTokenBytes(const std::string& places, int seat, SeatData* s) {
+  if (places.size() != 2 * kTokens)
+    return Invalid("seat ", seat, "'s token places must be ", 2 * kTokens, " bytes, not ", places.size());
+  for (int token = 0; token < kTokens; ++token)
+    GAVEL_RETURN_IF_ERROR(SetToken(static_cast<uint8_t>(places[token]) + kSetAside,
+                                   static_cast<uint8_t>(places[kTokens + token]), token, s));
+  return absl::OkStatus();
+}
+
 absl::Status DecodeSeatTokens(const v1::MorgenlandSeatState& in, int seat, SeatData* s) {
-  const bool packed = in.token_spaces_size() > 0 || in.token_copies_size() > 0 || in.face_up_tokens() != 0;
+  const bool numbers = in.token_spaces_size() > 0 || in.token_copies_size() > 0;
+  const bool bytes = !in.token_places().empty();
   if (in.tokens_size() > 0) {
-    if (packed) return Invalid("seat ", seat, " lists its tokens in both forms");
+    if (numbers || bytes || in.face_up_tokens() != 0) return Invalid("seat ", seat, " lists its tokens in more than one form");
     return DecodeTokenMessages(in, seat, s);
   }
+  if (numbers && bytes) return Invalid("seat ", seat, " lists its tokens in more than one form");
+  if (in.face_up_tokens() >> kTokens != 0) return Invalid("seat ", seat, "'s face-up tokens name unknown tokens");
+  s->face_up = static_cast<uint8_t>(in.face_up_tokens());
+  if (bytes) return DecodeTokenBytes(in.token_places(), seat, s);
   if (in.token_spaces_size() != kTokens || in.token_copies_size() != kTokens)
     return Invalid("seat ", seat, " must list the spaces and copies of its 8 tokens");
-  if (in.face_up_tokens() >> kTokens != 0) return Invalid("seat ", seat, "'s face-up tokens name unknown tokens");
   for (int token = 0; token < kTokens; ++token)
     GAVEL_RETURN_IF_ERROR(SetToken(in.token_spaces(token), in.token_copies(token), token, s));
-  s->face_up = static_cast<uint8_t>(in.face_up_tokens());
   return absl::OkStatus();
 }
 
@@ -126,6 +139,11 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
     if (version == 1) {
       for (int token = 0; token < kTokens; ++token)
         TokenToProto(s, seat, token, true, seat_proto->add_tokens());
+    } else if (version >= 4) {
+      std::string& places = *seat_proto->mutable_token_places();
+      for (int8_t space : s.token_space) places.push_back(static_cast<char>(space - kSetAside));
+      places.append(AsBytes(s.copies));
+      seat_proto->set_face_up_tokens(s.face_up);
     } else {
       seat_proto->mutable_token_spaces()->Reserve(kTokens);
       seat_proto->mutable_token_copies()->Reserve(kTokens);

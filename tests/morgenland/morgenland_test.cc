@@ -1446,53 +1446,67 @@ TEST(MorgenlandOptions, MaxRoundsEndsTheGame) {
   EXPECT_EQ(static_cast<const MorgenlandState&>(state).data().round, 1);
 }
 
-// States and sealed tokens made before format 2 list each seat's tokens as messages: the
-// engine still reads them, into the same state, at every step of a random game; and those
-// made before format 3 list the unit lists as messages.
-TEST(MorgenlandWire, ReadsFormatsOneAndTwoIntoTheSameState) {
+// States and sealed tokens made before format 4 list each seat's token spaces and copies as
+// numbers, those before format 3 the unit lists as messages, and those before format 2 each
+// token as a message: the engine still reads them, into the same state, at every step of a
+// random game.
+TEST(MorgenlandWire, ReadsFormatsOneToThreeIntoTheSameState) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
   testing::PlayRandomly(**state, 2, [](const State& now) {
     size_t newer_size = now.Bytes().size();
-    for (int versions_back = 1; versions_back <= 2; ++versions_back) {
+    for (int versions_back = 1; versions_back <= 3; ++versions_back) {
       const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MorgenlandState>(now, versions_back);
-      EXPECT_TRUE(old_form.treasury_units().empty());  // format 3's bytes
-      EXPECT_EQ(old_form.seats(0).tokens_size(), versions_back == 2 ? 8 : 0);  // format 1's messages
+      EXPECT_TRUE(old_form.seats(0).token_places().empty());  // format 4's bytes
+      EXPECT_EQ(old_form.treasury_units().empty(), versions_back >= 2);  // format 3's bytes
+      EXPECT_EQ(old_form.seats(0).tokens_size(), versions_back == 3 ? 8 : 0);  // format 1's messages
       const size_t earlier_size = now.EarlierFormatBytes(versions_back).size();
       EXPECT_LT(newer_size, earlier_size);
       newer_size = earlier_size;
     }
     v1::GameState none;
-    EXPECT_FALSE(now.SerializeEarlierFormat(3, &none));
+    EXPECT_FALSE(now.SerializeEarlierFormat(4, &none));
   }, /*max_steps=*/600);
 }
 
-// A seat's tokens in both forms at once, or face-up bits beyond its 8 tokens, are refused.
-TEST(MorgenlandWire, RefusesTokensInBothFormsAndUnknownFaceUpTokens) {
+// A seat's tokens in two forms at once, face-up bits beyond its 8 tokens, lists or bytes of
+// the wrong length, a place or a copy count out of range: refused.
+TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
-  v1::GameState packed, messages;
-  (*state)->Serialize(&packed);
-  ASSERT_TRUE((*state)->SerializeEarlierFormat(2, &messages));
-  v1::MorgenlandState base, old_form;
-  ASSERT_TRUE(packed.state().UnpackTo(&base));
-  ASSERT_TRUE(messages.state().UnpackTo(&old_form));
-  const auto refusal = [&](const v1::MorgenlandState& changed) {
-    v1::GameState proto = packed;
-    proto.mutable_state()->PackFrom(changed);
-    return MorgenlandGame().Deserialize(proto).status();
+  v1::GameState messages, numbers;
+  ASSERT_TRUE((*state)->SerializeEarlierFormat(3, &messages));
+  ASSERT_TRUE((*state)->SerializeEarlierFormat(1, &numbers));
+  v1::MorgenlandState message_form, number_form;
+  ASSERT_TRUE(messages.state().UnpackTo(&message_form));
+  ASSERT_TRUE(numbers.state().UnpackTo(&number_form));
+  const auto refusal = [&](const std::function<void(v1::MorgenlandState&)>& change, int versions_back = 0) {
+    return std::string(testing::DecodeChanged<v1::MorgenlandState>(**state, change, versions_back).message());
   };
-  ASSERT_TRUE(refusal(base).ok()) << refusal(base);
-  v1::MorgenlandState both = base;
-  *both.mutable_seats(1)->mutable_tokens() = old_form.seats(1).tokens();
-  EXPECT_EQ(refusal(both).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(refusal(both).message()), ::testing::HasSubstr("both forms"));
-  v1::MorgenlandState unknown = base;
-  unknown.mutable_seats(2)->set_face_up_tokens(1u << 8);
-  EXPECT_EQ(refusal(unknown).code(), absl::StatusCode::kInvalidArgument);
-  v1::MorgenlandState short_list = base;
-  short_list.mutable_seats(0)->mutable_token_copies()->RemoveLast();
-  EXPECT_EQ(refusal(short_list).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(refusal([](v1::MorgenlandState&) {}), "");
+  EXPECT_THAT(refusal([&](v1::MorgenlandState& proto) {
+                *proto.mutable_seats(1)->mutable_tokens() = message_form.seats(1).tokens();
+              }),
+              ::testing::HasSubstr("seat 1 lists its tokens in more than one form"));
+  EXPECT_THAT(refusal([&](v1::MorgenlandState& proto) {
+                *proto.mutable_seats(2)->mutable_token_spaces() = number_form.seats(2).token_spaces();
+              }),
+              ::testing::HasSubstr("seat 2 lists its tokens in more than one form"));
+  EXPECT_THAT(refusal([&](v1::MorgenlandState& proto) {
+                *proto.mutable_seats(0)->mutable_tokens() = message_form.seats(0).tokens();
+              }, /*versions_back=*/1),
+              ::testing::HasSubstr("seat 0 lists its tokens in more than one form"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(2)->set_face_up_tokens(1u << 8); }),
+              ::testing::HasSubstr("seat 2's face-up tokens name unknown tokens"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(0)->mutable_token_places()->pop_back(); }),
+              ::testing::HasSubstr("seat 0's token places must be 16 bytes, not 15"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { (*proto.mutable_seats(3)->mutable_token_places())[2] = 17; }),
+              ::testing::HasSubstr("a token's space is 15, outside -2..14"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { (*proto.mutable_seats(3)->mutable_token_places())[9] = 5; }),
+              ::testing::HasSubstr("a token's copies is 5, outside 0..4"));
+  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(0)->mutable_token_copies()->RemoveLast(); },
+                      /*versions_back=*/1),
+              ::testing::HasSubstr("seat 0 must list the spaces and copies of its 8 tokens"));
 }
 
 // Format 3's unit bytes: listed also as messages, of the wrong length or with a value out of
