@@ -8,7 +8,8 @@ namespace gavel::carat {
 void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
   PooledScratch<v1::CaratView> scratch;  // reused spaces and tiles: no allocation per space
   v1::CaratView& view = *scratch;
-  PublicToProto(data_, /*chip_lists=*/true, &view);
+  PublicToProto(data_, &view);
+  ChipsToLists(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
   BoardToProto(data_, /*with_corners=*/true, view.mutable_board());

@@ -166,10 +166,12 @@ void CaratState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, 
 void CaratState::SerializeFormat(int version, v1::GameState* out) const {
   PooledScratch<v1::CaratState> scratch;
   v1::CaratState& proto = *scratch;
-  PublicToProto(data_, /*chip_lists=*/version < 3, &proto);
+  PublicToProto(data_, &proto);
   if (version >= 3) {
     proto.mutable_chip_values()->assign(AsBytes(data_.chip_value));
     proto.set_scored_chips(data_.scored);
+  } else {
+    ChipsToLists(data_, &proto);
   }
   const bool bytes = version >= 2;
   if (bytes) {

@@ -98,13 +98,17 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   return absl::OkStatus();
 }
 
-// The set-up; with `chip_lists` the chips too (a view, a state before format 3).
+// The set-up a state and a view share.
 template <typename Proto>
-void PublicToProto(const Data& data, bool chip_lists, Proto* out) {
+void PublicToProto(const Data& data, Proto* out) {
   out->set_players(data.players);
   out->set_colours_per_player(data.colours_per_player);
   out->set_starting_hand_size(data.hand_size);
-  if (!chip_lists) return;
+}
+
+// The chips as lists (a view, a state before format 3).
+template <typename Proto>
+void ChipsToLists(const Data& data, Proto* out) {
   out->mutable_chips()->Reserve(kChips);  // one allocation each, not one per doubling
   out->mutable_chip_scored()->Reserve(kChips);
   for (int chip = 0; chip < kChips; ++chip) {
