@@ -85,8 +85,9 @@ TEST(LearnedBot, PlaysLegalMovesDeterministicallyAtEveryTrainedTable) {
 }
 
 // A table no network was trained for is played by Dirk's rules, move for move: another
-// seat count, or weights whose input size does not fit the game's features.
-void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name, int players) {
+// seat count, or weights whose input size does not fit the game's features. (Unused in builds
+// without Sultan.)
+[[maybe_unused]] void ExpectDirkMoves(const LearnedPolicy& learned, const std::string& game_name, int players) {
   SCOPED_TRACE(game_name);
   const Game& game = *FindGame(game_name);
   auto state = std::move(*game.NewGame(players, 8, {}));
@@ -426,8 +427,9 @@ TEST(NetworkFilePolicy, PlaysAsTheLearnedBotAtItsTableAndRefusesOthers) {
   }
 }
 
-// Loads a folder holding one tiny Sultan network with the given metadata.
-absl::Status LoadWithMetadata(const std::string& folder_name, const std::string& metadata) {
+// Loads a folder holding one tiny Sultan network with the given metadata (unused in builds
+// without Sultan).
+[[maybe_unused]] absl::Status LoadWithMetadata(const std::string& folder_name, const std::string& metadata) {
   learn::Mlp network({4, 1}, 1);
   network.metadata = metadata;
   const std::string folder = Folder(folder_name);

@@ -177,8 +177,6 @@ TEST(SultanRules, GameLengthAndHandsByPlayerCount) {
     }
     EXPECT_EQ(rounds, players == 2 ? 12 : 15);
     for (int seat = 0; seat < players; ++seat) {
-      int total = 0;
-      for (int count : state->data().seats[seat].collection) total += count;
       int played = 0;
       for (int count : state->data().seats[seat].played) played += count;
       EXPECT_EQ(played, players == 2 ? 24 : 15);
