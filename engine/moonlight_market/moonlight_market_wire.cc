@@ -271,7 +271,7 @@ void SeatAsBitsAndBytes(const Data& data, int seat, v1::MoonlightSeatState* out)
   for (int colour = 0; colour < kColours; ++colour)
     for (int slot = 0; slot < holder.chains[colour].size; ++slot)
       chains[colour * kChainLimit + slot] = static_cast<char>(holder.chains[colour].tiles[slot]);
-  out->set_held_tiles(reinterpret_cast<const char*>(holder.held.data()), holder.held_count);
+  out->mutable_held_tiles()->assign(AsBytes(holder.held).substr(0, holder.held_count));
 }
 
 // Format 4's cushions: the tiles and the cards as bytes.
@@ -352,8 +352,8 @@ void MoonlightState::SerializeFormat(int version, v1::GameState* out) const {
   proto.set_coin_holder(data_.coin_holder);
   proto.set_seal_supply(data_.seal_supply);
   if (version >= 2) {
-    proto.set_supply_counts(reinterpret_cast<const char*>(data_.supply.data()), data_.supply.size());
-    proto.set_box_counts(reinterpret_cast<const char*>(data_.box.data()), data_.box.size());
+    proto.mutable_supply_counts()->assign(AsBytes(data_.supply));
+    proto.mutable_box_counts()->assign(AsBytes(data_.box));
   } else {
     CountsToProto(data_.supply, proto.mutable_supply());
     CountsToProto(data_.box, proto.mutable_box());

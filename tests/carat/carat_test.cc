@@ -725,9 +725,7 @@ TEST(CaratWire, RefusesMixedFormsAndBadBytes) {
     state->LegalMoves(legal);
     ASSERT_TRUE(state->Apply(legal.front()).ok());
   }
-  const auto refusal = [&](const std::function<void(v1::CaratState&)>& change) {
-    return std::string(testing::DecodeChanged<v1::CaratState>(*state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::CaratState>(*state);
   EXPECT_EQ(refusal([](v1::CaratState&) {}), "");
   int empty = -1, laid = -1;
   {

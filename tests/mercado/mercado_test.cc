@@ -886,9 +886,7 @@ TEST(MercadoWire, ReadsFormatOneIntoTheSameState) {
 // Format 2's bytes: both forms at once, wrong lengths and counts out of range are refused.
 TEST(MercadoWire, RefusesMixedFormsAndBadBytes) {
   auto state = NewMercado(3, {}, 13);
-  const auto refusal = [&](const std::function<void(v1::MercadoState&)>& change) {
-    return std::string(testing::DecodeChanged<v1::MercadoState>(*state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::MercadoState>(*state);
   EXPECT_EQ(refusal([](v1::MercadoState&) {}), "");
   EXPECT_THAT(refusal([](v1::MercadoState& proto) { proto.mutable_table()->mutable_drawn(); }),
               HasSubstr("the table's coins are listed both as messages (format 1) and as bytes (format 2)"));

@@ -775,9 +775,7 @@ TEST(MoonlightWire, ReadsFormatsOneToThreeIntoTheSameState) {
 // Counts in both forms at once, bytes of the wrong length or beyond a tile's copies: refused.
 TEST(MoonlightWire, RefusesCountsInBothFormsOrOutOfRange) {
   auto state = NewMoonlight(3);
-  const auto refusal = [&](std::function<void(v1::MoonlightState&)> change) {
-    return std::string(testing::DecodeChanged<v1::MoonlightState>(*state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::MoonlightState>(*state);
   EXPECT_EQ(refusal([](v1::MoonlightState&) {}), "");
   EXPECT_THAT(refusal([](v1::MoonlightState& proto) {
                 for (int tile = 0; tile < kTileKinds; ++tile) proto.add_box(0);
@@ -795,9 +793,7 @@ TEST(MoonlightWire, RefusesCountsInBothFormsOrOutOfRange) {
 // full nor empty, a tile in an unused row, an unknown tile, card or owner: refused.
 TEST(MoonlightWire, RefusesCushionsInBothFormsOrOutOfRange) {
   auto state = NewMoonlight(3);
-  const auto refusal = [&](std::function<void(v1::MoonlightState&)> change) {
-    return std::string(testing::DecodeChanged<v1::MoonlightState>(*state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::MoonlightState>(*state);
   EXPECT_EQ(refusal([](v1::MoonlightState&) {}), "");
   EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.add_cushions(); }),
               ::testing::HasSubstr("the cushions are listed both as messages and as format 4's bytes"));
@@ -821,9 +817,7 @@ TEST(MoonlightWire, RefusesCushionsInBothFormsOrOutOfRange) {
 // length, with a gap or an unknown tile, too many held tiles: refused.
 TEST(MoonlightWire, RefusesSeatsInBothFormsOrOutOfRange) {
   auto state = NewMoonlight(3);
-  const auto refusal = [&](std::function<void(v1::MoonlightState&)> change) {
-    return std::string(testing::DecodeChanged<v1::MoonlightState>(*state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::MoonlightState>(*state);
   EXPECT_EQ(refusal([](v1::MoonlightState&) {}), "");
   EXPECT_THAT(refusal([](v1::MoonlightState& proto) { proto.mutable_seats(1)->add_discard(3); }),
               ::testing::HasSubstr("seat 1's cards and tiles are listed both as lists and as format 3's bits and bytes"));

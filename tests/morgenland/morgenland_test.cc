@@ -1480,9 +1480,8 @@ TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
   v1::MorgenlandState message_form, number_form;
   ASSERT_TRUE(messages.state().UnpackTo(&message_form));
   ASSERT_TRUE(numbers.state().UnpackTo(&number_form));
-  const auto refusal = [&](const std::function<void(v1::MorgenlandState&)>& change, int versions_back = 0) {
-    return std::string(testing::DecodeChanged<v1::MorgenlandState>(**state, change, versions_back).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::MorgenlandState>(**state);
+  const auto refusal_before_4 = testing::RefusalOfChange<v1::MorgenlandState>(**state, /*versions_back=*/1);
   EXPECT_EQ(refusal([](v1::MorgenlandState&) {}), "");
   EXPECT_THAT(refusal([&](v1::MorgenlandState& proto) {
                 *proto.mutable_seats(1)->mutable_tokens() = message_form.seats(1).tokens();
@@ -1492,9 +1491,9 @@ TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
                 *proto.mutable_seats(2)->mutable_token_spaces() = number_form.seats(2).token_spaces();
               }),
               ::testing::HasSubstr("seat 2 lists its tokens in more than one form"));
-  EXPECT_THAT(refusal([&](v1::MorgenlandState& proto) {
+  EXPECT_THAT(refusal_before_4([&](v1::MorgenlandState& proto) {
                 *proto.mutable_seats(0)->mutable_tokens() = message_form.seats(0).tokens();
-              }, /*versions_back=*/1),
+              }),
               ::testing::HasSubstr("seat 0 lists its tokens in more than one form"));
   EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(2)->set_face_up_tokens(1u << 8); }),
               ::testing::HasSubstr("seat 2's face-up tokens name unknown tokens"));
@@ -1504,8 +1503,7 @@ TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
               ::testing::HasSubstr("a token's space is 15, outside -2..14"));
   EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { (*proto.mutable_seats(3)->mutable_token_places())[9] = 5; }),
               ::testing::HasSubstr("a token's copies is 5, outside 0..4"));
-  EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(0)->mutable_token_copies()->RemoveLast(); },
-                      /*versions_back=*/1),
+  EXPECT_THAT(refusal_before_4([](v1::MorgenlandState& proto) { proto.mutable_seats(0)->mutable_token_copies()->RemoveLast(); }),
               ::testing::HasSubstr("seat 0 must list the spaces and copies of its 8 tokens"));
 }
 
@@ -1514,9 +1512,7 @@ TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
 TEST(MorgenlandWire, RefusesUnitsInBothFormsOrOutOfRange) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
-  const auto refusal = [&](const std::function<void(v1::MorgenlandState&)>& change) {
-    return std::string(testing::DecodeChanged<v1::MorgenlandState>(**state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::MorgenlandState>(**state);
   EXPECT_EQ(refusal([](v1::MorgenlandState&) {}), "");
   EXPECT_THAT(refusal([](v1::MorgenlandState& proto) { proto.mutable_seats(2)->mutable_carpets(); }),
               ::testing::HasSubstr("a seat's units are listed both as messages and as bytes (format 3)"));

@@ -225,9 +225,7 @@ TEST(SultanWire, ReadsFormatOneIntoTheSameState) {
 // Format 2's bytes: both forms at once, a wrong length and counts the deck cannot hold are refused.
 TEST(SultanWire, RefusesMixedFormsAndBadBytes) {
   auto state = NewSultan(3, 13);
-  const auto refusal = [&](const std::function<void(v1::SultanState&)>& change) {
-    return std::string(testing::DecodeChanged<v1::SultanState>(*state, change).message());
-  };
+  const auto refusal = testing::RefusalOfChange<v1::SultanState>(*state);
   EXPECT_EQ(refusal([](v1::SultanState&) {}), "");
   EXPECT_THAT(refusal([](v1::SultanState& proto) { proto.mutable_seats(1)->add_hand(4); }),
               ::testing::HasSubstr("seat 1's cards are listed both as values (format 1) and as counts (format 2)"));

@@ -2,6 +2,7 @@
 // Decoding a state whose wire form a test has damaged: what the games' tests of refused
 // input share.
 #include <functional>
+#include <string>
 
 #include "absl/status/status.h"
 #include "engine/core/game.h"
@@ -22,6 +23,16 @@ absl::Status DecodeChanged(const State& state, const std::function<void(StatePro
   change(proto);
   full.mutable_state()->PackFrom(proto);
   return state.game().Deserialize(full).status();
+}
+
+// DecodeChanged as a function of the change alone, returning the refusal's message (empty
+// when the changed state decodes): what a test of refused input calls once per damage.
+// `state` must outlive it.
+template <typename StateProto>
+auto RefusalOfChange(const State& state, int versions_back = 0) {
+  return [&state, versions_back](const std::function<void(StateProto&)>& change) {
+    return std::string(DecodeChanged<StateProto>(state, change, versions_back).message());
+  };
 }
 
 }  // namespace gavel::testing
