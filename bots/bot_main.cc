@@ -39,7 +39,7 @@ ABSL_FLAG(std::string, games, "",
 ABSL_FLAG(int, iterations, 400, "ismcts: iterations per move");
 ABSL_FLAG(double, time_ms, 0,
           "ismcts: search time per move in ms (> 0 overrides --iterations); search: the same "
-          "(0: 10 ms)");
+          "(0: 10 ms), but in Mercado, whose paired rollouts count worlds");
 ABSL_FLAG(int, search_iterations, 0,
           "search: ISMCTS iterations per move instead of --time_ms, so that --seed gives the same "
           "moves on any machine (0: by time)");

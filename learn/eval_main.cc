@@ -49,11 +49,19 @@ ABSL_FLAG(std::string, ismcts_iterations_for, "",
           "per-game ismcts iterations overriding --ismcts_iterations, e.g. morgenland=10,mercado=30");
 ABSL_FLAG(std::string, rollout_base, "dirk",
           "rollout: the policy whose choice is improved and that plays the worlds out "
-          "(dirk, random, ismcts:N, learned:<weights file>)");
+          "(dirk, random, ismcts:N, learned:<weights file>, or learned: the learned bot, whose "
+          "network's best scored moves are then the other candidates)");
+ABSL_FLAG(std::string, rollout_playouts, "",
+          "rollout: the policy playing the compared moves' worlds out (empty: --rollout_base)");
 ABSL_FLAG(int, rollout_worlds, 16, "rollout: resampled worlds per decision");
-ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, Dirk's included (0: all)");
-ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave Dirk's move");
+ABSL_FLAG(int, rollout_candidates, 0, "rollout: moves compared per decision, the base's included (0: all)");
+ABSL_FLAG(int, rollout_first_worlds, 0,
+          "rollout: > 0: after this many worlds the rest only where a candidate leads the base's move");
+ABSL_FLAG(double, rollout_min_z, 0, "rollout: standard errors a gain must exceed to leave the base's move");
 ABSL_FLAG(double, search_ms, 10, "search: time per decision in ms");
+ABSL_FLAG(std::string, search_method, "",
+          "search: ismcts or paired (paired rollouts by Dirk's rules); empty: the game's default "
+          "(paired in Mercado, else ismcts)");
 ABSL_FLAG(int, search_iterations, 0,
           "search: ISMCTS iterations per decision instead of --search_ms (reproducible on any machine)");
 ABSL_FLAG(double, search_prior_weight, 1.0, "search: PUCT's weight of the network's priors");
@@ -108,11 +116,38 @@ int IsmctsIterations(const std::string& game) {
   return absl::GetFlag(FLAGS_ismcts_iterations);
 }
 
+gavel::learn::SearchOptions SearchOptionsOfFlags() {
+  gavel::learn::SearchOptions options{.time_ms = absl::GetFlag(FLAGS_search_ms),
+                                      .iterations = absl::GetFlag(FLAGS_search_iterations),
+                                      .prior_weight = absl::GetFlag(FLAGS_search_prior_weight),
+                                      .choice_share = absl::GetFlag(FLAGS_search_choice_share),
+                                      .playout_moves = absl::GetFlag(FLAGS_search_playout_moves),
+                                      .learned_playouts = absl::GetFlag(FLAGS_search_learned_playouts),
+                                      .value_playout_moves = absl::GetFlag(FLAGS_search_value_playout_moves)};
+  if (const std::string method = absl::GetFlag(FLAGS_search_method); method == "ismcts")
+    options.method = gavel::learn::SearchMethod::kIsmcts;
+  else if (method == "paired")
+    options.method = gavel::learn::SearchMethod::kPairedRollouts;
+  return options;
+}
+
 // A policy's name in the table: ismcts with its budget.
 std::string Label(const std::string& name, const std::string& game, const gavel::learn::LearnedPolicy& learned) {
-  if (name == "rollout")
-    return absl::StrFormat("rollout (%s, %d worlds)", absl::GetFlag(FLAGS_rollout_base),
-                           absl::GetFlag(FLAGS_rollout_worlds));
+  if (name == "rollout") {
+    const std::string playouts = absl::GetFlag(FLAGS_rollout_playouts);
+    const int candidates = absl::GetFlag(FLAGS_rollout_candidates);
+    const double min_z = absl::GetFlag(FLAGS_rollout_min_z);
+    const int first_worlds = absl::GetFlag(FLAGS_rollout_first_worlds);
+    return absl::StrCat("rollout (", absl::GetFlag(FLAGS_rollout_base),
+                        playouts.empty() ? "" : absl::StrCat(", played out by ", playouts), ", ",
+                        first_worlds > 0 ? absl::StrCat(first_worlds, " worlds, up to ") : "",
+                        absl::GetFlag(FLAGS_rollout_worlds), " worlds",
+                        first_worlds > 0 ? " where a candidate leads" : "",
+                        candidates > 0 ? absl::StrCat(", ", candidates, " candidates") : "",
+                        min_z > 0 ? absl::StrCat(", gain above ", min_z, " standard errors") : "", ")");
+  }
+  if (name == "search" && SearchOptionsOfFlags().MethodIn(game) == gavel::learn::SearchMethod::kPairedRollouts)
+    return "search (paired rollouts by Dirk's rules, 4 worlds, up to 12 where the network's runner-up leads)";
   if (name == "search") {
     const int iterations = absl::GetFlag(FLAGS_search_iterations);
     const std::string budget = iterations > 0 ? absl::StrFormat("%d it.", iterations)
@@ -135,26 +170,34 @@ std::string Label(const std::string& name, const std::string& game, const gavel:
   return name;
 }
 
-absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& game,
-                                  const gavel::learn::LearnedPolicy& learned, Timed& timer) {
-  if (name == "learned") return timer.Wrap(learned.AsPolicy());
-  if (name == "search")
-    return gavel::learn::SearchPolicy(learned, {.time_ms = absl::GetFlag(FLAGS_search_ms),
-                                                .iterations = absl::GetFlag(FLAGS_search_iterations),
-                                                .prior_weight = absl::GetFlag(FLAGS_search_prior_weight),
-                                                .choice_share = absl::GetFlag(FLAGS_search_choice_share),
-                                                .playout_moves = absl::GetFlag(FLAGS_search_playout_moves),
-                                                .learned_playouts = absl::GetFlag(FLAGS_search_learned_playouts),
-                                                .value_playout_moves = absl::GetFlag(FLAGS_search_value_playout_moves)});
-  if (name == "rollout") {
-    auto base = gavel::learn::PolicyNamed(absl::GetFlag(FLAGS_rollout_base), game);
-    if (!base.ok()) return base.status();
-    gavel::learn::RolloutOptions options;
-    options.worlds = absl::GetFlag(FLAGS_rollout_worlds);
-    options.candidates = absl::GetFlag(FLAGS_rollout_candidates);
-    options.min_z = absl::GetFlag(FLAGS_rollout_min_z);
-    return gavel::learn::RolloutPolicy(game, *base, options);
+// The rollout policy of the flags. With the learned bot as its base, the network's best
+// scored moves are the candidates beside its choice.
+absl::StatusOr<Policy> MakeRolloutPolicy(const gavel::Game& game, const gavel::learn::LearnedPolicy& learned) {
+  const std::string base_name = absl::GetFlag(FLAGS_rollout_base);
+  gavel::learn::RolloutOptions options;
+  options.worlds = absl::GetFlag(FLAGS_rollout_worlds);
+  options.candidates = absl::GetFlag(FLAGS_rollout_candidates);
+  options.min_z = absl::GetFlag(FLAGS_rollout_min_z);
+  options.first_worlds = absl::GetFlag(FLAGS_rollout_first_worlds);
+  if (const std::string playouts = absl::GetFlag(FLAGS_rollout_playouts); !playouts.empty()) {
+    auto policy = gavel::learn::PolicyNamed(playouts, game);
+    if (!policy.ok()) return policy.status();
+    options.playouts = *std::move(policy);
   }
+  if (base_name == "learned") {
+    options.scores = [&learned](const gavel::policy::Turn& turn) { return learned.Scores(turn); };
+    return gavel::learn::RolloutPolicy(game, learned.AsPolicy(), options);
+  }
+  auto base = gavel::learn::PolicyNamed(base_name, game);
+  if (!base.ok()) return base.status();
+  return gavel::learn::RolloutPolicy(game, *base, options);
+}
+
+absl::StatusOr<Policy> MakePolicy(const std::string& name, const gavel::Game& game,
+                                  const gavel::learn::LearnedPolicy& learned) {
+  if (name == "learned") return learned.AsPolicy();
+  if (name == "search") return gavel::learn::SearchPolicy(learned, SearchOptionsOfFlags());
+  if (name == "rollout") return MakeRolloutPolicy(game, learned);
   if (name == "ismcts")
     return gavel::learn::PolicyNamed(absl::StrCat("ismcts:", IsmctsIterations(game.name())), game);
   return gavel::learn::PolicyNamed(name, game);
@@ -203,10 +246,9 @@ std::string PlacesTable(const std::vector<std::string>& names,
 // The field's tables for one game at each table size, then the head-to-head rows.
 absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::learn::LearnedPolicy& learned) {
   const std::vector<std::string> names = absl::StrSplit(absl::GetFlag(FLAGS_field), ',', absl::SkipEmpty());
-  Timed timer;
   std::vector<gavel::learn::FieldEntry> field;
   for (const std::string& name : names) {
-    auto policy = MakePolicy(name, game, learned, timer);
+    auto policy = MakePolicy(name, game, learned);
     if (!policy.ok()) return policy.status();
     field.push_back({Label(name, game.name(), learned), *std::move(policy)});
   }
@@ -265,6 +307,11 @@ absl::StatusOr<std::string> FieldTables(const gavel::Game& game, const gavel::le
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  if (const std::string method = absl::GetFlag(FLAGS_search_method);
+      !method.empty() && method != "ismcts" && method != "paired") {
+    std::fprintf(stderr, "--search_method is ismcts or paired, not %s\n", method.c_str());
+    return 2;
+  }
   auto learned = gavel::learn::LearnedPolicy::Load(absl::GetFlag(FLAGS_weights));
   if (!learned.ok()) {
     std::fprintf(stderr, "%s\n", learned.status().ToString().c_str());
@@ -304,17 +351,17 @@ int main(int argc, char** argv) {
   std::string timing;
   for (const gavel::Game* game : games) {
     const std::string& name = game->name();
-    Timed timer;
+    std::map<std::string, Timed> timers;  // by policy name
     for (absl::string_view matchup : absl::StrSplit(absl::GetFlag(FLAGS_matchups), ',', absl::SkipEmpty())) {
       auto pair = gavel::learn::SplitMatchup(matchup, [&](const std::string& side) {
-        return MakePolicy(side, *game, **learned, timer).ok();
+        return MakePolicy(side, *game, **learned).ok();
       });
       if (!pair.ok()) {
         std::fprintf(stderr, "%s\n", pair.status().ToString().c_str());
         return 2;
       }
-      auto candidate = MakePolicy(pair->first, *game, **learned, timer);
-      auto opponent = MakePolicy(pair->second, *game, **learned, timer);
+      auto candidate = MakePolicy(pair->first, *game, **learned);
+      auto opponent = MakePolicy(pair->second, *game, **learned);
       if (!candidate.ok() || !opponent.ok()) {
         std::fprintf(stderr, "%s\n", (candidate.ok() ? opponent : candidate).status().ToString().c_str());
         return 2;
@@ -322,7 +369,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: %s vs %s, %d games...\n", name.c_str(), pair->first.c_str(),
                    pair->second.c_str(), count);
       const auto start = std::chrono::steady_clock::now();
-      auto result = gavel::learn::Evaluate(*game, players, {}, *candidate, *opponent, count,
+      auto result = gavel::learn::Evaluate(*game, players, {}, timers[pair->first].Wrap(*candidate),
+                                           timers[pair->second].Wrap(*opponent), count,
                                            absl::GetFlag(FLAGS_seed), absl::GetFlag(FLAGS_threads));
       if (!result.ok()) {
         std::fprintf(stderr, "%s\n", result.status().ToString().c_str());
@@ -338,10 +386,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s  (%.0f s)\n", row.c_str(), seconds);
       table += row;
     }
-    if (timer.decisions > 0)
-      timing += absl::StrFormat("- %s: learned decides in %.1f µs per move on average (%d moves)\n",
-                                name, timer.nanoseconds / 1e3 / timer.decisions,
-                                timer.decisions.load());
+    for (const auto& [policy, timer] : timers)
+      if (timer.decisions > 0)
+        timing += absl::StrFormat("- %s: %s decides in %.1f µs per move on average (%d moves)\n", name,
+                                  policy, timer.nanoseconds / 1e3 / timer.decisions, timer.decisions.load());
   }
   table += "\n" + timing;
   std::printf("%s", table.c_str());

@@ -36,11 +36,9 @@ std::vector<float> SeatResults(const Outcome& outcome) {
   return results;
 }
 
-absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::View& view,
-                                                        std::span<const Move> moves,
-                                                        const Policy& base,
-                                                        std::span<const uint64_t> world_seeds,
-                                                        int threads) {
+absl::StatusOr<WorldResults> PairedRolloutResults(const Game& game, const v1::View& view,
+                                                  std::span<const Move> moves, const Policy& base,
+                                                  std::span<const uint64_t> world_seeds, int threads) {
   if (world_seeds.empty()) return absl::InvalidArgumentError("rollouts need at least one world");
   // Each world's results have their own slot and are summed in order afterwards: the
   // means are the same for any thread count.
@@ -61,21 +59,36 @@ absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::Vi
       else errors[w] = result.status();
     }
   });
+  for (const absl::Status& error : errors) GAVEL_RETURN_IF_ERROR(error);
+  return results;
+}
+
+RolloutValues SummarizeRollouts(const WorldResults& results) {
+  const size_t moves = results.front().size();
+  const double worlds = static_cast<double>(results.size());
   RolloutValues values;
-  values.mean.assign(moves.size(), 0);
-  for (size_t w = 0; w < world_seeds.size(); ++w) {
-    if (!errors[w].ok()) return errors[w];
-    for (size_t i = 0; i < moves.size(); ++i) values.mean[i] += results[w][i];
-  }
+  values.mean.assign(moves, 0);
+  for (const auto& world : results)
+    for (size_t i = 0; i < moves; ++i) values.mean[i] += world[i];
   for (double& mean : values.mean) mean /= worlds;
-  values.gain_error.assign(moves.size(), 0);
-  for (size_t i = 1; i < moves.size() && worlds > 1; ++i) {
+  values.gain_error.assign(moves, 0);
+  for (size_t i = 1; i < moves && results.size() > 1; ++i) {
     const double gain = values.mean[i] - values.mean[0];
     double squares = 0;
     for (const auto& world : results) squares += std::pow(world[i] - world[0] - gain, 2);
     values.gain_error[i] = std::sqrt(squares / (worlds - 1) / worlds);
   }
   return values;
+}
+
+absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::View& view,
+                                                        std::span<const Move> moves,
+                                                        const Policy& base,
+                                                        std::span<const uint64_t> world_seeds,
+                                                        int threads) {
+  auto results = PairedRolloutResults(game, view, moves, base, world_seeds, threads);
+  if (!results.ok()) return results.status();
+  return SummarizeRollouts(*results);
 }
 
 std::vector<Move> RolloutCandidates(const Turn& turn, std::optional<Move> reference,
@@ -93,21 +106,46 @@ std::vector<Move> RolloutCandidates(const Turn& turn, std::optional<Move> refere
   return moves;
 }
 
+std::vector<Move> MovesByScore(std::span<const Move> legal, std::span<const float> scores) {
+  std::vector<size_t> order(legal.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  std::vector<Move> moves;
+  for (size_t i : order) moves.push_back(legal[i]);
+  return moves;
+}
+
 Policy RolloutPolicy(const Game& game, Policy base, RolloutOptions options) {
+  if (!options.playouts) options.playouts = base;
   return [&game, base = std::move(base), options](const Turn& turn) -> absl::StatusOr<Move> {
     Rng& rng = turn.rng();
     auto reference = base(turn);
     if (!reference.ok() || turn.legal().size() < 2) return reference;
-    const std::vector<Move> moves = RolloutCandidates(turn, *reference, {}, options.candidates, rng);
+    std::vector<Move> preferred;
+    if (options.scores) {
+      auto scores = options.scores(turn);
+      if (!scores.ok()) return scores.status();
+      preferred = MovesByScore(turn.legal(), *scores);
+    }
+    const std::vector<Move> moves = RolloutCandidates(turn, *reference, preferred, options.candidates, rng);
     std::vector<uint64_t> world_seeds(static_cast<size_t>(std::max(options.worlds, 1)));
     for (uint64_t& seed : world_seeds) seed = rng.Next();
-    auto values = PairedRolloutValues(game, turn.view(), moves, base, world_seeds, options.threads);
-    if (!values.ok()) return values.status();
+    const std::span<const uint64_t> seeds(world_seeds);
+    const size_t first = options.first_worlds > 0 ? std::min<size_t>(options.first_worlds, seeds.size()) : seeds.size();
+    auto results = PairedRolloutResults(game, turn.view(), moves, options.playouts, seeds.first(first), options.threads);
+    if (!results.ok()) return results.status();
+    const RolloutValues early = SummarizeRollouts(*results);
+    if (first < seeds.size() && std::max_element(early.mean.begin(), early.mean.end()) != early.mean.begin()) {
+      auto rest = PairedRolloutResults(game, turn.view(), moves, options.playouts, seeds.subspan(first), options.threads);
+      if (!rest.ok()) return rest.status();
+      results->insert(results->end(), rest->begin(), rest->end());
+    }
+    const RolloutValues values = SummarizeRollouts(*results);
     // The best significant gain, else the base's choice.
     size_t best = 0;
     for (size_t i = 1; i < moves.size(); ++i) {
-      const double gain = values->mean[i] - values->mean[0];
-      if (values->mean[i] > values->mean[best] && gain > options.min_z * values->gain_error[i])
+      const double gain = values.mean[i] - values.mean[0];
+      if (values.mean[i] > values.mean[best] && gain > options.min_z * values.gain_error[i])
         best = i;
     }
     return moves[best];

@@ -9,6 +9,7 @@
 // rollout policy improvement of Tesauro and Galperin (1996), which measures how much a
 // base policy can gain from one step of lookahead: the ceiling of what the trainer's
 // distillation can learn.
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -31,6 +32,15 @@ struct RolloutOptions {
   // is mostly the luckiest one.
   double min_z = 0;
   int threads = 1;     // worlds played out at once; the result does not depend on it
+  // > 0: after this many worlds the rest are played only if a candidate is then ahead of the
+  // base's choice, so that the time goes to the decisions where the gate may open.
+  int first_worlds = 0;
+  // Plays the compared moves' worlds out at every seat; unset: the base. A cheaper policy
+  // buys more worlds in the same time.
+  Policy playouts;
+  // Scores of the turn's legal moves (higher is better, e.g. a network's): the candidates
+  // after the base's choice are the best scored instead of random legal moves.
+  std::function<absl::StatusOr<std::vector<float>>(const Turn&)> scores;
 };
 
 struct RolloutValues {
@@ -39,8 +49,18 @@ struct RolloutValues {
   std::vector<double> gain_error;
 };
 
-// The values of `moves` over one world per seed (resampled from the view with it, then
-// played out with it).
+// Per world, each move's SeatResults for the seat to move: results[world][move].
+using WorldResults = std::vector<std::vector<float>>;
+
+// The results of `moves` in one world per seed (resampled from the view with it, then
+// played out with it by `base`).
+absl::StatusOr<WorldResults> PairedRolloutResults(const Game& game, const v1::View& view,
+                                                  std::span<const Move> moves, const Policy& base,
+                                                  std::span<const uint64_t> world_seeds, int threads = 1);
+// The moves' means and gains over the first move; `results` holds at least one world.
+RolloutValues SummarizeRollouts(const WorldResults& results);
+
+// PairedRolloutResults summarized.
 absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::View& view,
                                                         std::span<const Move> moves,
                                                         const Policy& base,
@@ -52,6 +72,9 @@ absl::StatusOr<RolloutValues> PairedRolloutValues(const Game& game, const v1::Vi
 // distinct moves (all legal moves when count is 0).
 std::vector<Move> RolloutCandidates(const Turn& turn, std::optional<Move> reference,
                                     std::span<const Move> preferred, int count, Rng& rng);
+
+// `legal` ordered by `scores` (one per move), highest first; equal scores keep their order.
+std::vector<Move> MovesByScore(std::span<const Move> legal, std::span<const float> scores);
 
 // Plays the candidate with the best paired-rollout value; the base policy's own choice is
 // a candidate and wins ties.

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
+#include "learn/rollout.h"
+#include "policy/dirk/dirk.h"
 
 namespace gavel::learn {
 
@@ -41,6 +44,10 @@ int DefaultPlayoutMoves(absl::string_view game) {
   return game == "morgenland" ? 40 : 0;
 }
 
+SearchMethod DefaultSearchMethod(absl::string_view game) {
+  return game == "mercado" ? SearchMethod::kPairedRollouts : SearchMethod::kIsmcts;
+}
+
 int SearchOptions::PlayoutMovesIn(absl::string_view game) const {
   return playout_moves >= 0 ? playout_moves : DefaultPlayoutMoves(game);
 }
@@ -65,14 +72,40 @@ void SetBudget(const SearchOptions& options, double scoring_ms, IsmctsOptions* s
   search->time_budget_ms = std::max(options.time_ms - scoring_ms, 1e-3);
 }
 
+namespace {
+
+// The paired rollouts of each game of this build that searches by them and that Dirk plays.
+std::map<std::string, Policy> PairedRolloutPolicies(const LearnedPolicy& learned, const SearchOptions& options) {
+  std::map<std::string, Policy> policies;
+  for (const Game* game : AllGames()) {
+    if (options.MethodIn(game->name()) != SearchMethod::kPairedRollouts) continue;
+    auto dirk = policy::dirk::Dirk(game->name());
+    if (!dirk.ok()) continue;
+    RolloutOptions rollouts;
+    rollouts.worlds = options.paired_worlds;
+    rollouts.first_worlds = options.paired_first_worlds;
+    rollouts.candidates = 2;
+    rollouts.min_z = 2;
+    rollouts.playouts = *std::move(dirk);
+    rollouts.scores = [&learned](const Turn& turn) { return learned.Scores(turn); };
+    policies.emplace(game->name(), RolloutPolicy(*game, learned.AsPolicy(), std::move(rollouts)));
+  }
+  return policies;
+}
+
+}  // namespace
+
 Policy SearchPolicy(const LearnedPolicy& learned, SearchOptions options) {
   auto playout = options.learned_playouts ? std::make_shared<const Policy>(learned.AsPolicy()) : nullptr;
-  return [&learned, options, playout](const Turn& turn) -> absl::StatusOr<Move> {
+  auto paired = std::make_shared<const std::map<std::string, Policy>>(PairedRolloutPolicies(learned, options));
+  return [&learned, options, playout, paired](const Turn& turn) -> absl::StatusOr<Move> {
     const auto start = std::chrono::steady_clock::now();
     const Game* game = FindGame(turn.view().game());
     if (game == nullptr)
       return absl::NotFoundError(absl::StrCat("this build has no game ", turn.view().game()));
     if (turn.legal().size() == 1) return turn.legal().front();
+    if (auto rollouts = paired->find(game->name()); rollouts != paired->end() && learned.HasNetworkFor(turn.view()))
+      return rollouts->second(turn);
     auto priors = NetworkPriors(learned, turn, options.choice_share);
     IsmctsOptions search = SearchSettings(learned, turn.view(), options);
     search.seed = turn.rng().Next();

@@ -6,11 +6,30 @@
 // corrects it where play-outs disagree. Below the root and in play-outs it is plain ISMCTS.
 // Where the weights hold a value network for the table (learn/value_network.h), play-outs
 // stop early and it judges how each seat stands. Where no network fits the table it is plain
-// ISMCTS.
+// ISMCTS. In Mercado it searches by paired rollouts instead (SearchMethod).
+#include <optional>
+
 #include "learn/ismcts.h"
 #include "learn/learned_policy.h"
 
 namespace gavel::learn {
+
+enum class SearchMethod {
+  kIsmcts,  // as above
+  // Paired rollouts (learn/rollout.h): the learned bot's choice against the network's best
+  // scored other move, each played first and then by Dirk's rules at every seat in the same
+  // resampled worlds; the other move is played only for a gain of two standard errors. A
+  // few worlds first, the rest only where the other move then leads, so the time goes to
+  // the decisions where the choice may change. The budget is counted in worlds, not time:
+  // the same moves from a seed on any machine.
+  kPairedRollouts,
+};
+
+// The method of the search bot in `game`: paired rollouts in Mercado, where random play-outs
+// mislead and the network's own are too slow for ISMCTS at 10 ms to overrule it (0.251 of
+// 2,000 games against three learned bots), and paired rollouts by Dirk's rules won 0.375 of
+// 400 at 10.4 ms a decision on average (docs/learning.md); ISMCTS elsewhere.
+SearchMethod DefaultSearchMethod(absl::string_view game);
 
 struct SearchOptions {
   double time_ms = 10;        // per decision, the network's scoring included
@@ -35,6 +54,12 @@ struct SearchOptions {
   // 0.244 of 800 games against four learned bots where the scores so far after 40 moves won
   // 0.204 on the same deals, and 0.04-0.06 more at three and four players (docs/learning.md).
   static constexpr int kValuePlayoutMoves = 40;
+  std::optional<SearchMethod> method = std::nullopt;  // unset: the game's DefaultSearchMethod
+  SearchMethod MethodIn(absl::string_view game) const { return method.value_or(DefaultSearchMethod(game)); }
+  // Paired rollouts: the worlds played at every decision, and at most where the other move
+  // then leads. `time_ms` and `iterations` are ISMCTS's.
+  int paired_first_worlds = 4;
+  int paired_worlds = 12;
 };
 
 // How many moves the search bot's play-outs run by default in `game`: 0 (to the end) but where

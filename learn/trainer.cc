@@ -152,16 +152,10 @@ absl::Status Trainer::CompareMoves(const Turn& turn, const Policy& playouts) {
 absl::StatusOr<std::vector<Move>> Trainer::NetworkFavourites(const Turn& turn, Move reference) const {
   auto scores = policy_.Scores(turn);
   if (!scores.ok()) return scores.status();
-  std::vector<size_t> order(turn.legal().size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // Highest Q first; equal scores keep the legal order, so the result is deterministic.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return (*scores)[a] > (*scores)[b]; });
   std::vector<Move> favourites;
-  for (size_t i : order)
-    if (turn.legal()[i] != reference &&
-        favourites.size() < static_cast<size_t>(config_.network_candidates))
-      favourites.push_back(turn.legal()[i]);
+  for (Move move : MovesByScore(turn.legal(), *scores))
+    if (move != reference && favourites.size() < static_cast<size_t>(config_.network_candidates))
+      favourites.push_back(move);
   return favourites;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "policy/dirk/dirk.h"
+#include "engine/core/proto_util.h"
 #include "gavel/v1/carat.pb.h"
 
 namespace gavel::policy::dirk {
@@ -136,8 +137,9 @@ bool Better(const Score& a, const Score& b) {
 }  // namespace
 
 uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal) {
-  v1::CaratView carat;
-  if (!view.view().UnpackTo(&carat) || carat.seat() < 0 || carat.seat() >= carat.seats_size())
+  PooledScratch<v1::CaratView> scratch;  // reused: no allocation per decision in a play-out
+  v1::CaratView& carat = *scratch;
+  if (!scratch.Unpack(view.view(), "view").ok() || carat.seat() < 0 || carat.seat() >= carat.seats_size())
     return legal.Get(0).id();
   const Board board = ReadBoard(carat);
   const std::array<int, kColours> owners = Owners(carat);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "policy/dirk/dirk.h"
+#include "engine/core/proto_util.h"
 #include "engine/mercado/mercado.h"
 #include "engine/mercado/mercado_data.h"
 #include "gavel/v1/mercado.pb.h"
@@ -301,8 +302,9 @@ uint32_t ChooseDiscard(const LegalMoves& legal) {
 }  // namespace
 
 uint32_t ChooseMercado(const v1::View& view, const LegalMoves& legal) {
-  v1::MercadoView mercado;
-  if (!view.view().UnpackTo(&mercado) || mercado.seat() < 0 ||
+  PooledScratch<v1::MercadoView> scratch;  // reused: no allocation per decision in a play-out
+  v1::MercadoView& mercado = *scratch;
+  if (!scratch.Unpack(view.view(), "view").ok() || mercado.seat() < 0 ||
       mercado.seat() >= mercado.table().seats_size() ||
       mercado.table().display_size() != m::kPositions)
     return legal.Get(0).id();

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "policy/dirk/dirk.h"
+#include "engine/core/proto_util.h"
 #include "gavel/v1/moonlight_market.pb.h"
 
 namespace gavel::policy::dirk {
@@ -173,8 +174,9 @@ uint32_t ChooseChainMove(const v1::MoonlightView& view, const LegalMoves& legal)
 }  // namespace
 
 uint32_t ChooseMoonlightMarket(const v1::View& view, const LegalMoves& legal) {
-  v1::MoonlightView market;
-  if (!view.view().UnpackTo(&market) || market.seat() < 0 || market.seat() >= market.seats_size())
+  PooledScratch<v1::MoonlightView> scratch;  // reused: no allocation per decision in a play-out
+  v1::MoonlightView& market = *scratch;
+  if (!scratch.Unpack(view.view(), "view").ok() || market.seat() < 0 || market.seat() >= market.seats_size())
     return legal.Get(0).id();
   switch (market.phase()) {
     case v1::MOONLIGHT_PHASE_BID: return ChooseBid(market, legal);

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "policy/dirk/dirk.h"
+#include "engine/core/proto_util.h"
 #include "gavel/v1/morgenland.pb.h"
 
 namespace gavel::policy::dirk {
@@ -372,9 +373,10 @@ uint32_t ChooseRoomPay(const Ctx& c) {
 }  // namespace
 
 uint32_t ChooseMorgenland(const v1::View& view, const LegalMoves& legal) {
-  v1::MorgenlandView mv;
+  PooledScratch<v1::MorgenlandView> scratch;  // reused: no allocation per decision in a play-out
+  v1::MorgenlandView& mv = *scratch;
   if (legal.empty()) return 0;
-  if (!view.view().UnpackTo(&mv) || mv.seat() < 0 || mv.seat() >= mv.seats_size()) return legal.Get(0).id();
+  if (!scratch.Unpack(view.view(), "view").ok() || mv.seat() < 0 || mv.seat() >= mv.seats_size()) return legal.Get(0).id();
   const Ctx c{mv, mv.seats(mv.seat()), legal};
   switch (mv.phase()) {
     case v1::MORGENLAND_PHASE_PICK: return ChoosePick(c);

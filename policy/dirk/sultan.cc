@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "policy/dirk/dirk.h"
+#include "engine/core/proto_util.h"
 #include "gavel/v1/sultan.pb.h"
 
 namespace gavel::policy::dirk {
@@ -138,8 +139,9 @@ uint32_t ChooseBid(const v1::SultanView& view, const LegalMoves& legal) {
 }  // namespace
 
 uint32_t ChooseSultan(const v1::View& view, const LegalMoves& legal) {
-  v1::SultanView sultan;
-  if (!view.view().UnpackTo(&sultan) || sultan.seat() < 0 || sultan.seat() >= sultan.seats_size())
+  PooledScratch<v1::SultanView> scratch;  // reused: no allocation per decision in a play-out
+  v1::SultanView& sultan = *scratch;
+  if (!scratch.Unpack(view.view(), "view").ok() || sultan.seat() < 0 || sultan.seat() >= sultan.seats_size())
     return legal.Get(0).id();
   return sultan.phase() == v1::SULTAN_PHASE_RETURN ? ChooseReturn(sultan, legal)
                                                    : ChooseBid(sultan, legal);

@@ -770,7 +770,58 @@ TEST(Rollout, CandidatesBeginWithTheReferenceThenThePreferred) {
 }
 #endif
 
+// Means per move, and the standard error of each move's gain over the first, world by world.
+TEST(Rollout, SummaryPairsEachMoveWithTheFirstWorldByWorld) {
+  const RolloutValues values = SummarizeRollouts({{0.5f, 1.0f}, {0.0f, 0.25f}, {1.0f, 1.0f}});
+  EXPECT_DOUBLE_EQ(values.mean[0], 0.5);
+  EXPECT_DOUBLE_EQ(values.mean[1], 0.75);
+  EXPECT_EQ(values.gain_error[0], 0);
+  // Gains 0.5, 0.25, 0: mean 0.25, squared deviations 0.125 in all, / (3 - 1) / 3.
+  EXPECT_NEAR(values.gain_error[1], std::sqrt(0.125 / 2 / 3), 1e-7);
+  EXPECT_EQ(SummarizeRollouts({{0.25f, 1.0f}}).gain_error[1], 0);  // one world: no spread known
+}
+
+TEST(Rollout, MovesByScoreBestFirstEqualScoresInTheirOrder) {
+  const std::vector<Move> legal = {Move{10}, Move{11}, Move{12}, Move{13}};
+  const std::vector<float> scores = {1, 3, 1, 2};
+  EXPECT_THAT(MovesByScore(legal, scores), ::testing::ElementsAre(Move{11}, Move{13}, Move{10}, Move{12}));
+}
+
 #if GAVEL_HAS_GAME_sultan
+// With `first_worlds`, a decision plays the rest of its worlds only where a candidate leads
+// after the first ones: fewer play-outs than every world everywhere, more than the first
+// worlds alone. The play-out policy is the one given, not the base.
+TEST(RolloutPolicy, PlaysTheRestOfTheWorldsOnlyWhereACandidateLeads) {
+  const Game& game = *FindGame("sultan");
+  const auto playouts = [&](int first_worlds, int worlds) {
+    int base_calls = 0, playout_calls = 0;
+    RolloutOptions options;
+    options.worlds = worlds;
+    options.first_worlds = first_worlds;
+    options.candidates = 2;
+    options.playouts = [&playout_calls, random = RandomPolicy()](const Turn& turn) {
+      ++playout_calls;
+      return random(turn);
+    };
+    const Policy rollout = RolloutPolicy(game, [&base_calls, random = RandomPolicy()](const Turn& turn) {
+      ++base_calls;
+      return random(turn);
+    }, options);
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+      const Position position = MidGame(game, 4, seed, 10);
+      Rng rng(seed);
+      const Turn turn(*position.state, position.view, position.legal, rng);
+      EXPECT_TRUE(rollout(turn).ok());
+    }
+    EXPECT_EQ(base_calls, 12);
+    return playout_calls;
+  };
+  const int first_only = playouts(0, 2), adaptive = playouts(2, 10), every_world = playouts(0, 10);
+  EXPECT_GT(first_only, 0);
+  EXPECT_GT(adaptive, first_only);
+  EXPECT_LT(adaptive, every_world);
+}
+
 TEST(RolloutPolicy, ImprovesOnItsRandomBase) {
   const Game& game = *FindGame("sultan");
   RolloutOptions options;

@@ -15,6 +15,7 @@
 #include "learn/learned_policy.h"
 #include "learn/named_policy.h"
 #include "learn/policy_search.h"
+#include "learn/rollout.h"
 #include "learn/search_policy.h"
 #include "learn/trainer.h"
 #include "learn/value_network.h"
@@ -296,6 +297,48 @@ TEST(SearchBot, AnIterationBudgetPlaysTheSameGameFromTheSameSeed) {
   EXPECT_FALSE(first.empty());
   EXPECT_EQ(play(), first);
 }
+
+#if GAVEL_HAS_GAME_mercado
+// In Mercado the search bot compares the learned bot's choice with the network's best scored
+// other move in paired rollouts (SearchMethod::kPairedRollouts): it plays one of the two, the
+// same one from the same seed, and other games keep ISMCTS unless told otherwise.
+TEST(SearchBot, InMercadoPlaysTheNetworksChoiceOrItsRunnerUp) {
+  EXPECT_EQ(DefaultSearchMethod("mercado"), SearchMethod::kPairedRollouts);
+  EXPECT_EQ(DefaultSearchMethod("sultan"), SearchMethod::kIsmcts);
+  EXPECT_EQ(SearchOptions{.method = SearchMethod::kIsmcts}.MethodIn("mercado"), SearchMethod::kIsmcts);
+  const Game& mercado = *FindGame("mercado");
+  const Policy search = SearchPolicy(RepositoryWeights(), {.paired_first_worlds = 2, .paired_worlds = 6});
+  int runner_up_played = 0, decisions = 0;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    auto state = std::move(*mercado.NewGame(4, seed, {}));
+    std::vector<Move> legal;
+    Rng walk(seed);
+    for (int step = 0; step < 20 && !state->finished(); ++step) {
+      state->LegalMoves(legal);
+      state->ApplyLegal(legal[walk.Below(static_cast<uint32_t>(legal.size()))], nullptr);
+    }
+    state->LegalMoves(legal);
+    if (state->finished() || legal.size() < 2) continue;
+    v1::View view;
+    state->Observe(state->to_move(), &view);
+    Rng rng(seed), again(seed), scoring(seed);
+    const Turn turn(*state, view, legal, rng), twin(*state, view, legal, again), scored(*state, view, legal, scoring);
+    const Move choice = *RepositoryWeights().Choose(scored);
+    auto scores = RepositoryWeights().Scores(scored);
+    ASSERT_TRUE(scores.ok()) << scores.status();
+    std::vector<Move> by_score = MovesByScore(legal, *scores);
+    const Move runner_up = by_score.front() == choice ? by_score[1] : by_score.front();
+    auto chosen = search(turn);
+    ASSERT_TRUE(chosen.ok()) << chosen.status();
+    EXPECT_THAT(*chosen, ::testing::AnyOf(choice, runner_up)) << seed;
+    EXPECT_EQ(*search(twin), *chosen) << seed;
+    runner_up_played += *chosen == runner_up && runner_up != choice;
+    ++decisions;
+  }
+  EXPECT_GE(decisions, 8);
+  std::printf("search in mercado: the runner-up in %d of %d decisions\n", runner_up_played, decisions);
+}
+#endif
 
 #if GAVEL_HAS_GAME_sultan
 // Value networks (`<game>-<players>p.value`) load from the weights folder beside the
