@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -146,8 +147,10 @@ std::string Label(const std::string& name, const std::string& game, const gavel:
                         candidates > 0 ? absl::StrCat(", ", candidates, " candidates") : "",
                         min_z > 0 ? absl::StrCat(", gain above ", min_z, " standard errors") : "", ")");
   }
-  if (name == "search" && SearchOptionsOfFlags().MethodIn(game) == gavel::learn::SearchMethod::kPairedRollouts)
-    return "search (paired rollouts by Dirk's rules, 4 worlds, up to 12 where the network's runner-up leads)";
+  if (const gavel::learn::SearchOptions search = SearchOptionsOfFlags();
+      name == "search" && search.MethodIn(game) == gavel::learn::SearchMethod::kPairedRollouts)
+    return absl::StrFormat("search (paired rollouts by Dirk's rules, %d worlds, up to %d where the network's runner-up leads)",
+                           search.paired_first_worlds, search.paired_worlds);
   if (name == "search") {
     const int iterations = absl::GetFlag(FLAGS_search_iterations);
     const std::string budget = iterations > 0 ? absl::StrFormat("%d it.", iterations)

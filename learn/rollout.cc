@@ -134,8 +134,9 @@ Policy RolloutPolicy(const Game& game, Policy base, RolloutOptions options) {
     const size_t first = options.first_worlds > 0 ? std::min<size_t>(options.first_worlds, seeds.size()) : seeds.size();
     auto results = PairedRolloutResults(game, turn.view(), moves, options.playouts, seeds.first(first), options.threads);
     if (!results.ok()) return results.status();
-    const RolloutValues early = SummarizeRollouts(*results);
-    if (first < seeds.size() && std::max_element(early.mean.begin(), early.mean.end()) != early.mean.begin()) {
+    const std::vector<double> early = SummarizeRollouts(*results).mean;
+    const bool a_candidate_leads = std::max_element(early.begin(), early.end()) != early.begin();
+    if (first < seeds.size() && a_candidate_leads) {
       auto rest = PairedRolloutResults(game, turn.view(), moves, options.playouts, seeds.subspan(first), options.threads);
       if (!rest.ok()) return rest.status();
       results->insert(results->end(), rest->begin(), rest->end());

@@ -27,8 +27,8 @@ enum class SearchMethod {
 
 // The method of the search bot in `game`: paired rollouts in Mercado, where random play-outs
 // mislead and the network's own are too slow for ISMCTS at 10 ms to overrule it (0.251 of
-// 2,000 games against three learned bots), and paired rollouts by Dirk's rules won 0.375 of
-// 400 at 10.4 ms a decision on average (docs/learning.md); ISMCTS elsewhere.
+// 2,000 games against three learned bots), and paired rollouts by Dirk's rules won 0.348 of
+// the same 2,000 at 10.8 ms a decision on average (docs/learning.md); ISMCTS elsewhere.
 SearchMethod DefaultSearchMethod(absl::string_view game);
 
 struct SearchOptions {
