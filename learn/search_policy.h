@@ -27,8 +27,8 @@ enum class SearchMethod {
 
 // The method of the search bot in `game`: paired rollouts in Mercado, where random play-outs
 // mislead and the network's own are too slow for ISMCTS at 10 ms to overrule it (0.251 of
-// 2,000 games against three learned bots), and paired rollouts by Dirk's rules won 0.348 of
-// the same 2,000 at 10.8 ms a decision on average (docs/learning.md); ISMCTS elsewhere.
+// 2,000 games against three learned bots), and paired rollouts by Dirk's rules won 0.344 of
+// the same 2,000 at 10.1 ms a decision on average (docs/learning.md); ISMCTS elsewhere.
 SearchMethod DefaultSearchMethod(absl::string_view game);
 
 struct SearchOptions {
@@ -58,7 +58,7 @@ struct SearchOptions {
   SearchMethod MethodIn(absl::string_view game) const { return method.value_or(DefaultSearchMethod(game)); }
   // Paired rollouts: the worlds played at every decision, and at most where the other move
   // then leads. `time_ms` and `iterations` are ISMCTS's.
-  int paired_first_worlds = 4;
+  int paired_first_worlds = 3;
   int paired_worlds = 12;
 };
 
