@@ -300,16 +300,26 @@ TEST(SearchBot, AnIterationBudgetPlaysTheSameGameFromTheSameSeed) {
 
 #if GAVEL_HAS_GAME_mercado
 // In Mercado the search bot compares the learned bot's choice with the network's best scored
-// other move in paired rollouts (SearchMethod::kPairedRollouts): it plays one of the two, the
-// same one from the same seed, and other games keep ISMCTS unless told otherwise.
+// other move in paired rollouts (SearchMethod::kPairedRollouts): it plays one of the two,
+// exactly as the rollout policy with Dirk's play-outs and a gate of two standard errors does,
+// the same one from the same seed, and sometimes the other move; other games keep ISMCTS
+// unless told otherwise.
 TEST(SearchBot, InMercadoPlaysTheNetworksChoiceOrItsRunnerUp) {
   EXPECT_EQ(DefaultSearchMethod("mercado"), SearchMethod::kPairedRollouts);
   EXPECT_EQ(DefaultSearchMethod("sultan"), SearchMethod::kIsmcts);
   EXPECT_EQ(SearchOptions{.method = SearchMethod::kIsmcts}.MethodIn("mercado"), SearchMethod::kIsmcts);
   const Game& mercado = *FindGame("mercado");
   const Policy search = SearchPolicy(RepositoryWeights(), {.paired_first_worlds = 2, .paired_worlds = 6});
+  RolloutOptions paired;
+  paired.first_worlds = 2;
+  paired.worlds = 6;
+  paired.candidates = 2;
+  paired.min_z = 2;
+  paired.playouts = *policy::dirk::Dirk("mercado");
+  paired.scores = [](const Turn& turn) { return RepositoryWeights().Scores(turn); };
+  const Policy rollouts = RolloutPolicy(mercado, RepositoryWeights().AsPolicy(), paired);
   int runner_up_played = 0, decisions = 0;
-  for (uint64_t seed = 1; seed <= 16; ++seed) {
+  for (uint64_t seed = 1; seed <= 32; ++seed) {
     auto state = std::move(*mercado.NewGame(4, seed, {}));
     std::vector<Move> legal;
     Rng walk(seed);
@@ -321,8 +331,9 @@ TEST(SearchBot, InMercadoPlaysTheNetworksChoiceOrItsRunnerUp) {
     if (state->finished() || legal.size() < 2) continue;
     v1::View view;
     state->Observe(state->to_move(), &view);
-    Rng rng(seed), again(seed), scoring(seed);
+    Rng rng(seed), again(seed), scoring(seed), rolling(seed);
     const Turn turn(*state, view, legal, rng), twin(*state, view, legal, again), scored(*state, view, legal, scoring);
+    const Turn rolled(*state, view, legal, rolling);
     const Move choice = *RepositoryWeights().Choose(scored);
     auto scores = RepositoryWeights().Scores(scored);
     ASSERT_TRUE(scores.ok()) << scores.status();
@@ -332,10 +343,12 @@ TEST(SearchBot, InMercadoPlaysTheNetworksChoiceOrItsRunnerUp) {
     ASSERT_TRUE(chosen.ok()) << chosen.status();
     EXPECT_THAT(*chosen, ::testing::AnyOf(choice, runner_up)) << seed;
     EXPECT_EQ(*search(twin), *chosen) << seed;
+    EXPECT_EQ(*rollouts(rolled), *chosen) << seed;
     runner_up_played += *chosen == runner_up && runner_up != choice;
     ++decisions;
   }
-  EXPECT_GE(decisions, 8);
+  EXPECT_GE(decisions, 16);
+  EXPECT_GE(runner_up_played, 1) << "no decision left the network's choice: the gate was not tested";
   std::printf("search in mercado: the runner-up in %d of %d decisions\n", runner_up_played, decisions);
 }
 #endif
