@@ -1,5 +1,6 @@
 // Moonlight Market's view filter (PackView, wrapped by the core's State::Observe) and
 // resampling: a full state consistent with a view, hidden cards re-dealt.
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -131,12 +132,14 @@ void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
   view.set_to_move(to_move());
   view.set_coin_holder(data_.coin_holder);
   view.set_seal_supply(data_.seal_supply);
-  CountsToProto(data_.supply, view.mutable_supply());
-  CountsToProto(data_.box, view.mutable_box());
   CushionsToProto(data_, view.mutable_cushions());
   for (int seat = 0; seat < data_.participants(); ++seat)
     SeatViewToProto(data_, seat, viewer, view.add_seats());
   PackAny(view, out);
+  // A count never exceeds its tile's initial count (the validation), so it is under 128.
+  static_assert(*std::max_element(kInitialCounts.begin(), kInitialCounts.end()) < 128);
+  AppendSmallCounts(v1::MoonlightView::kSupplyFieldNumber, data_.supply, out->mutable_value());
+  AppendSmallCounts(v1::MoonlightView::kBoxFieldNumber, data_.box, out->mutable_value());
 }
 
 absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,
