@@ -9,7 +9,6 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
   PooledScratch<v1::CaratView> scratch;  // reused spaces and tiles: no allocation per space
   v1::CaratView& view = *scratch;
   PublicToProto(data_, &view);
-  ChipsToLists(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
   BoardToProto(data_, /*with_corners=*/true, view.mutable_board());
@@ -23,6 +22,11 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
   }
   view.set_supply_count(static_cast<uint32_t>(std::popcount(data_.supply)));
   PackAny(view, out);
+  // The chips' values (1 to 5, as validated) and scored flags, appended as bytes.
+  std::array<uint8_t, kChips> scored;
+  for (int chip = 0; chip < kChips; ++chip) scored[chip] = (data_.scored >> chip) & 1;
+  AppendSmallNumbers(v1::CaratView::kChipsFieldNumber, data_.chip_value, out->mutable_value());
+  AppendSmallNumbers(v1::CaratView::kChipScoredFieldNumber, scored, out->mutable_value());
 }
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {

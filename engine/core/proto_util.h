@@ -74,13 +74,13 @@ std::string_view AsBytes(const std::array<uint8_t, N>& counts) {
   return std::string_view(reinterpret_cast<const char*>(counts.data()), N);
 }
 
-// Appends the packed repeated field `field` holding `counts` to a message already serialized
-// into `out`. Each count is under 128, so its varint is the count's own byte and the field's
-// bytes are the counts themselves, copied instead of sized and written one by one (the 156
-// counts of Moonlight Market's view were a tenth of its combined call). Readers take fields in
-// any order; the bytes stay a function of the counts.
+// Appends the packed repeated field `field` (numbers or flags) holding `numbers` to a message
+// already serialized into `out`. Each number is under 128, so its varint is its own byte and
+// the field's bytes are the numbers themselves, copied instead of sized and written one by one
+// (the 156 counts of Moonlight Market's view were a tenth of its combined call). Readers take
+// fields in any order; the bytes stay a function of the numbers.
 template <size_t N>
-void AppendSmallCounts(int field, const std::array<uint8_t, N>& counts, std::string* out) {
+void AppendSmallNumbers(int field, const std::array<uint8_t, N>& numbers, std::string* out) {
   static_assert(N < 128, "the length must be one varint byte");
   using google::protobuf::internal::WireFormatLite;
   uint8_t header[6];
@@ -88,7 +88,7 @@ void AppendSmallCounts(int field, const std::array<uint8_t, N>& counts, std::str
       WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED), header);
   *end++ = static_cast<uint8_t>(N);
   out->append(reinterpret_cast<const char*>(header), static_cast<size_t>(end - header));
-  out->append(AsBytes(counts));
+  out->append(AsBytes(numbers));
 }
 
 // Unpacks `any` into `out`, or says what the caller sent instead.

@@ -138,8 +138,8 @@ void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
   PackAny(view, out);
   // A count never exceeds its tile's initial count (the validation), so it is under 128.
   static_assert(*std::max_element(kInitialCounts.begin(), kInitialCounts.end()) < 128);
-  AppendSmallCounts(v1::MoonlightView::kSupplyFieldNumber, data_.supply, out->mutable_value());
-  AppendSmallCounts(v1::MoonlightView::kBoxFieldNumber, data_.box, out->mutable_value());
+  AppendSmallNumbers(v1::MoonlightView::kSupplyFieldNumber, data_.supply, out->mutable_value());
+  AppendSmallNumbers(v1::MoonlightView::kBoxFieldNumber, data_.box, out->mutable_value());
 }
 
 absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
 #include "benchmark/benchmark.h"
 #include "google/protobuf/arena.h"
 #include "engine/core/registry.h"
@@ -21,6 +23,10 @@
 #include "tests/bench/seeded_game.h"
 #include "service/engine_handler.h"
 #include "service/mutex_checks.h"
+
+ABSL_FLAG(int, calls, 0,
+          "calls each Handle* benchmark makes (0: as many as its timing needs); a fixed count "
+          "makes two builds' instruction counts comparable (tests/bench/instructions_per_call.sh)");
 
 namespace {
 std::atomic<uint64_t> allocations{0};
@@ -143,14 +149,16 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call, bool cach
 }
 
 void RegisterAll() {
+  const int calls = absl::GetFlag(FLAGS_calls);
+  const auto add = [calls](const std::string& name, const Game* game, Call call, bool cached) {
+    auto* bench = benchmark::RegisterBenchmark(name.c_str(), HandleApply, game, call, cached);
+    if (calls > 0) bench->Iterations(calls);
+  };
   for (const Game* game : AllGames()) {
-    benchmark::RegisterBenchmark(("HandleApply/" + game->name()).c_str(), HandleApply, game, Call::kPlain, true);
-    benchmark::RegisterBenchmark(("HandleApplyDecoding/" + game->name()).c_str(), HandleApply, game, Call::kPlain,
-                                 false);
-    benchmark::RegisterBenchmark(("HandleSealedApply/" + game->name()).c_str(), HandleApply, game, Call::kSealed,
-                                 true);
-    benchmark::RegisterBenchmark(("HandleCombinedApply/" + game->name()).c_str(), HandleApply, game,
-                                 Call::kCombined, true);
+    add("HandleApply/" + game->name(), game, Call::kPlain, true);
+    add("HandleApplyDecoding/" + game->name(), game, Call::kPlain, false);
+    add("HandleSealedApply/" + game->name(), game, Call::kSealed, true);
+    add("HandleCombinedApply/" + game->name(), game, Call::kCombined, true);
   }
 }
 
@@ -159,8 +167,9 @@ void RegisterAll() {
 
 int main(int argc, char** argv) {
   gavel::service::TurnOffMutexDeadlockDetection();  // as the server runs: the state cache locks
+  benchmark::Initialize(&argc, argv);  // takes the --benchmark_* flags out of argv
+  absl::ParseCommandLine(argc, argv);
   gavel::RegisterAll();
-  benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
 }

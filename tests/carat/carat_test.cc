@@ -9,13 +9,16 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
+#include "tests/support/appended_lists.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/random_play.h"
 
 namespace gavel::carat {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
 GAVEL_PROPERTY_SUITE(Carat, CaratGame());
@@ -627,6 +630,29 @@ TEST(CaratViews, OwnHandOnlySupplyCountedBoardPublic) {
       EXPECT_EQ(carat.seats(seat).colours_size(), 1);
     }
   }
+}
+
+// The view appends the chips' values and scored flags as bytes (AppendSmallNumbers): they
+// must read as the state's chips and be the bytes protobuf itself writes for those lists.
+TEST(CaratViews, ChipsAreTheStatesInProtobufsOwnBytes) {
+  auto state = NewCarat(4, {}, 31);
+  int states_with_scored_chips = 0;
+  testing::PlayRandomly(*state, 3, [&](const State& at) {
+    const Data& data = static_cast<const CaratState&>(at).data();
+    v1::View view;
+    at.Observe(at.finished() ? kNoSeat : at.to_move(), &view);
+    v1::CaratView shown, lists;
+    ASSERT_TRUE(view.view().UnpackTo(&shown));
+    for (int chip = 0; chip < kChips; ++chip) {
+      lists.add_chips(data.chip_value[chip]);
+      lists.add_chip_scored(data.scored >> chip & 1);
+    }
+    EXPECT_THAT(shown.chips(), ElementsAreArray(lists.chips()));
+    EXPECT_THAT(shown.chip_scored(), ElementsAreArray(lists.chip_scored()));
+    testing::ExpectViewEndsWith(view, lists);
+    states_with_scored_chips += data.scored != 0;
+  });
+  EXPECT_GT(states_with_scored_chips, 0) << "no chip was ever scored: a weak test of its flags";
 }
 
 TEST(CaratViews, ResampleRedealsOnlyWhatTheViewerCannotSee) {
