@@ -106,7 +106,7 @@ void PublicToProto(const Data& data, Proto* out) {
   out->set_starting_hand_size(data.hand_size);
 }
 
-// The chips as lists (a view, a state before format 3).
+// The chips as lists (a state before format 3; the view appends them as bytes).
 template <typename Proto>
 void ChipsToLists(const Data& data, Proto* out) {
   out->mutable_chips()->Reserve(kChips);  // one allocation each, not one per doubling

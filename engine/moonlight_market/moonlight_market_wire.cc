@@ -220,9 +220,15 @@ absl::Status CardFromProto(uint32_t card, const PartName& what, uint8_t* out) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The supply's or the box's counts as numbers (a state before format 2; the view appends
+// them as bytes).
 void CountsToProto(const TileCounts& counts, RepeatedU32* out) {
   for (uint8_t count : counts) out->Add(count);
 }
+
+}  // namespace
 
 void RulesToProto(const Data& data, v1::MoonlightRules* out) {
   out->set_competition_ranking(data.competition);

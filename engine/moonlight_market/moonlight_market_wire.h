@@ -28,7 +28,6 @@ absl::Status CardsFromProto(const RepeatedU32& in, const PartName& what, CardSet
 absl::Status CardFromProto(uint32_t card, const PartName& what, uint8_t* out);
 
 void RulesToProto(const Data& data, v1::MoonlightRules* out);
-void CountsToProto(const TileCounts& counts, RepeatedU32* out);
 void CushionsToProto(const Data& data,
                      google::protobuf::RepeatedPtrField<v1::MoonlightCushion>* out);
 
