@@ -1,17 +1,24 @@
 #pragma once
 // Views that append packed lists as bytes (AppendSmallNumbers, engine/core/proto_util.h).
+#include "engine/core/game.h"
 #include "gavel/v1/engine.pb.h"
-#include "google/protobuf/message.h"
 #include "gtest/gtest.h"
 
 namespace gavel::testing {
 
-// The view's bytes end with exactly what protobuf writes for `lists`, a message of the view's
-// type holding only the appended lists, in the order they are appended.
-inline void ExpectViewEndsWith(const v1::View& view, const google::protobuf::Message& lists) {
+// The view of the seat to move (a spectator's once the game is over), parsed. Its bytes must
+// end with exactly what protobuf writes for `lists`, a message of the view's type holding
+// only the appended lists, in the order they are appended.
+template <typename ViewProto>
+ViewProto ViewEndingWith(const State& state, const ViewProto& lists) {
+  v1::View view;
+  state.Observe(state.finished() ? kNoSeat : state.to_move(), &view);
+  ViewProto shown;
+  EXPECT_TRUE(view.view().UnpackTo(&shown));
   const std::string expected = lists.SerializeAsString();
-  ASSERT_FALSE(expected.empty());
+  EXPECT_FALSE(expected.empty());
   EXPECT_TRUE(view.view().value().ends_with(expected)) << "the view's last bytes are not protobuf's own";
+  return shown;
 }
 
 }  // namespace gavel::testing
