@@ -147,20 +147,6 @@ void DescribeMove(const State& state, Move move, v1::Move* out) {
   out->set_text(state.MoveText(move));
 }
 
-// Appends one entry of a repeated message field `field`: its tag, length and `size` bytes
-// from `write`, which returns their end.
-template <typename Write>
-void AppendEntry(int field, size_t size, const Write& write, std::string* out) {
-  using google::protobuf::internal::WireFormatLite;
-  const size_t at = out->size();
-  out->resize(at + WireFormatLite::TagSize(field, WireFormatLite::TYPE_MESSAGE) +
-              WireFormatLite::LengthDelimitedSize(size));
-  uint8_t* end = reinterpret_cast<uint8_t*>(out->data()) + at;
-  end = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, end);
-  end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), end);
-  write(end);
-}
-
 // Appends `moves` to `out` as the wire bytes of entries of a repeated Move field: the bytes
 // the game keeps ready, or else the move described through one reused message.
 void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, std::string* out) {
@@ -168,12 +154,12 @@ void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, 
   for (Move move : moves) {
     const absl::string_view ready = state.EncodedMove(move);
     if (!ready.empty()) {
-      AppendEntry(field, ready.size(), [&](uint8_t* at) { std::memcpy(at, ready.data(), ready.size()); }, out);
+      AppendLengthDelimited(field, ready.size(), [&](uint8_t* at) { std::memcpy(at, ready.data(), ready.size()); }, out);
       continue;
     }
     scratch.mutable_detail()->Clear();
     DescribeMove(state, move, &scratch);
-    AppendEntry(field, scratch.ByteSizeLong(), [&](uint8_t* at) { scratch.SerializeWithCachedSizesToArray(at); },
+    AppendLengthDelimited(field, scratch.ByteSizeLong(), [&](uint8_t* at) { scratch.SerializeWithCachedSizesToArray(at); },
                 out);
   }
 }

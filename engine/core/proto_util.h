@@ -91,6 +91,20 @@ void AppendSmallNumbers(int field, const std::array<uint8_t, N>& numbers, std::s
   out->append(AsBytes(numbers));
 }
 
+// Appends one length-delimited field `field` (a message, or an entry of a repeated one): its
+// tag, length and `size` bytes from `write`, which is given where they go.
+template <typename Write>
+void AppendLengthDelimited(int field, size_t size, const Write& write, std::string* out) {
+  using google::protobuf::internal::WireFormatLite;
+  const size_t at = out->size();
+  out->resize(at + WireFormatLite::TagSize(field, WireFormatLite::TYPE_MESSAGE) +
+              WireFormatLite::LengthDelimitedSize(size));
+  uint8_t* end = reinterpret_cast<uint8_t*>(out->data()) + at;
+  end = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, end);
+  end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), end);
+  write(end);
+}
+
 // Unpacks `any` into `out`, or says what the caller sent instead.
 template <typename Message>
 absl::Status UnpackAny(const google::protobuf::Any& any, Message* out, absl::string_view what) {

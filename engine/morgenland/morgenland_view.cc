@@ -1,6 +1,9 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
 #include "engine/morgenland/morgenland_wire.h"
 
+#include <cstring>
+
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 
 namespace gavel::morgenland {
@@ -26,15 +29,31 @@ uint32_t KnownToAll(const SeatData& holder, int holder_seat, int players) {
   return known;
 }
 
+constexpr size_t kTokenBytes = 6 * MessageWriter::ScalarBytes();
+
+// One token as an entry of a seat view's `tokens`; `show`: its index and value.
+void WriteToken(const SeatData& s, int seat, int token, bool show, MessageWriter& out) {
+  using Token = v1::MorgenlandToken;
+  std::array<uint8_t, kTokenBytes> buffer;
+  MessageWriter fields(buffer.data());
+  fields.Int32(Token::kSeatFieldNumber, seat);
+  fields.UInt32(Token::kIndexFieldNumber, show ? token : 0);
+  fields.UInt32(Token::kValueFieldNumber, show ? TokenValue(token) : 0);
+  fields.Int32(Token::kSpaceFieldNumber, s.token_space[token]);
+  fields.Bool(Token::kFaceUpFieldNumber, s.face_up >> token & 1);
+  fields.UInt32(Token::kCopiesFieldNumber, s.copies[token]);
+  out.Message(v1::MorgenlandSeatView::kTokensFieldNumber, fields);
+}
+
 // A seat's tokens as a viewer sees them: its own all, in token order; another seat's face-up
 // ones, and its hidden ones on the board by space only. Another seat's list runs by (shown
 // value, space), the hidden ones (value 0) first, so that its order tells nothing more. The
 // values rise with the token index, so the face-up ones come in token order.
-void TokensToView(const SeatData& s, int seat, bool own, v1::MorgenlandSeatView* out) {
+void WriteTokens(const SeatData& s, int seat, bool own, MessageWriter& out) {
   static_assert(std::adjacent_find(kTokenValues.begin(), kTokenValues.end(), std::greater_equal<>()) ==
                 kTokenValues.end());
   if (own) {
-    for (int token = 0; token < kTokens; ++token) TokenToProto(s, seat, token, true, out->add_tokens());
+    for (int token = 0; token < kTokens; ++token) WriteToken(s, seat, token, true, out);
     return;
   }
   std::array<int, kTokens> hidden;
@@ -44,18 +63,74 @@ void TokensToView(const SeatData& s, int seat, bool own, v1::MorgenlandSeatView*
   SortShort(hidden.begin(), hidden.begin() + hidden_count, [&s](int a, int b) {
     return std::pair(s.token_space[a], a) < std::pair(s.token_space[b], b);
   });
-  for (int i = 0; i < hidden_count; ++i) TokenToProto(s, seat, hidden[i], false, out->add_tokens());
+  for (int i = 0; i < hidden_count; ++i) WriteToken(s, seat, hidden[i], false, out);
   for (int token = 0; token < kTokens; ++token)
-    if (s.face_up >> token & 1) TokenToProto(s, seat, token, true, out->add_tokens());
+    if (s.face_up >> token & 1) WriteToken(s, seat, token, true, out);
+}
+
+constexpr size_t kSeatViewBytes =
+    kTokens * MessageWriter::MessageBytes(kTokenBytes) + 2 * MessageWriter::NumberListBytes(kKinds) +
+    2 * MessageWriter::NumberListBytes(kArtifactTypes) + MessageWriter::NumberListBytes(kSpaces) +
+    10 * MessageWriter::ScalarBytes();
+
+// `seat` as `viewer` sees it, appended to a view's bytes as an entry of its `seats`.
+void AppendSeatView(const Data& data, int seat, Seat viewer, std::string* out) {
+  using SeatView = v1::MorgenlandSeatView;
+  const SeatData& s = data.seats[seat];
+  const bool own = seat == viewer;
+  // Another seat's treasure without its hidden starting picks (after setup).
+  const bool hide_start = !own && data.phase != Phase::kPick;
+  std::array<int32_t, kKinds> treasure;
+  for (int kind = 0; kind < kKinds; ++kind) treasure[kind] = s.treasure[kind] - (hide_start ? s.start[kind] : 0);
+  std::array<uint8_t, kSeatViewBytes> buffer;
+  MessageWriter fields(buffer.data());
+  WriteTokens(s, seat, own, fields);
+  fields.NumberList(SeatView::kTreasureFieldNumber, treasure);
+  fields.UInt32(SeatView::kTreasureTotalFieldNumber, Total(s.treasure));
+  fields.UInt32(SeatView::kPicksFieldNumber, Total(s.start));
+  fields.NumberList(SeatView::kOwnedFieldNumber, s.owned);
+  fields.NumberList(SeatView::kInvokedFieldNumber, s.invoked);
+  fields.NumberList(SeatView::kCarpetsFieldNumber, s.carpets);
+  fields.UInt32(SeatView::kParasiteUsesFieldNumber, s.parasite_uses);
+  fields.UInt32(SeatView::kScrollSpacesFieldNumber, s.scroll_spaces);
+  fields.UInt32(SeatView::kSmugglerSpacesFieldNumber, s.smuggler_spaces);
+  fields.UInt32(SeatView::kSpellCountFieldNumber, std::popcount(s.spells));
+  fields.UInt32(SeatView::kSpellsFieldNumber,
+                own ? s.spells : viewer == kNoSeat ? KnownToAll(s, seat, data.players) : s.known_by[viewer]);
+  fields.Bool(SeatView::kEnteredFieldNumber, s.entered);
+  fields.Bool(SeatView::kDjinnFieldNumber, s.djinn);
+  fields.UInt32(SeatView::kArtifactsFieldNumber, std::accumulate(s.owned.begin(), s.owned.end(), 0));
+  if (own) fields.NumberList(SeatView::kStartFieldNumber, s.start);
+  AppendLengthDelimited(v1::MorgenlandView::kSeatsFieldNumber, fields.size(),
+                        [&](uint8_t* at) { std::memcpy(at, buffer.data(), fields.size()); }, out);
+}
+
+// The unit lists and the seats, written after the rest of the view (MessageWriter), in field
+// order: the caves' shelves, the bank, the seats and (professional game) the box.
+void AppendUnitsAndSeats(const Data& data, Seat viewer, std::string* out) {
+  using View = v1::MorgenlandView;
+  std::array<uint8_t, (kKinds + 1) * MessageWriter::NumberListBytes(kKinds)> buffer;  // then the box's
+  static_assert(kMaxShelves <= kKinds && MessageWriter::NumberListBytes(kArtifactTypes) <= sizeof(buffer));
+  MessageWriter treasury(buffer.data());
+  for (const auto& shelves : data.shelves) treasury.NumberList(View::kShelvesFieldNumber, shelves);
+  treasury.NumberList(View::kBankFieldNumber, data.bank);
+  out->append(treasury.bytes());
+  for (int seat = 0; seat < data.players; ++seat) AppendSeatView(data, seat, viewer, out);
+  if (!data.pro) return;
+  MessageWriter box(buffer.data());
+  box.NumberList(View::kBoxFieldNumber, data.box);
+  out->append(box.bytes());
 }
 
 }  // namespace
 
+// Protobuf writes the view but for its unit lists and seats (a hundred small messages, more
+// than half the time of its generic writing), which follow as MessageWriter writes them:
+// readers take fields in any order, and the bytes stay a function of the state and the viewer.
 void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
   PooledScratch<v1::MorgenlandView> scratch;  // reused repeated fields: no allocation per seat or item
   v1::MorgenlandView& view = *scratch;
   EncodePublic(data_, &view);
-  TreasuryUnitsToProto(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
   for (int room = 0; room < data_.players; ++room) {
@@ -73,34 +148,11 @@ void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
       room_view->set_order_known(ordered);
     }
   }
-  if (data_.pro) ToProto(data_.box, view.mutable_box());
   view.set_spell_deck_count(std::popcount(data_.spell_deck));
   // Only the strongest sees the drawn cards before its choice.
   for (int8_t spell : data_.tent) view.add_tent(spell < 0 || viewer == data_.active ? spell : kSpells);
-  const bool setup = data_.phase == Phase::kPick;
-  for (int seat = 0; seat < data_.players; ++seat) {
-    const SeatData& s = data_.seats[seat];
-    const bool own = seat == viewer;
-    auto* seat_view = view.add_seats();
-    TokensToView(s, seat, own, seat_view);
-    for (int kind = 0; kind < kKinds; ++kind)
-      seat_view->mutable_treasure()->add_units(own ? s.treasure[kind] : s.treasure[kind] - (setup ? 0 : s.start[kind]));
-    if (own) ToProto(s.start, seat_view->mutable_start());
-    seat_view->set_treasure_total(Total(s.treasure));
-    seat_view->set_picks(Total(s.start));
-    ToProto(s.owned, seat_view->mutable_owned());
-    ToProto(s.invoked, seat_view->mutable_invoked());
-    ToProto(s.carpets, seat_view->mutable_carpets());
-    seat_view->set_parasite_uses(s.parasite_uses);
-    seat_view->set_scroll_spaces(s.scroll_spaces);
-    seat_view->set_smuggler_spaces(s.smuggler_spaces);
-    seat_view->set_spell_count(std::popcount(s.spells));
-    seat_view->set_spells(own ? s.spells : viewer == kNoSeat ? KnownToAll(s, seat, data_.players) : s.known_by[viewer]);
-    seat_view->set_entered(s.entered);
-    seat_view->set_djinn(s.djinn);
-    seat_view->set_artifacts(std::accumulate(s.owned.begin(), s.owned.end(), 0));
-  }
   PackAny(view, out);
+  AppendUnitsAndSeats(data_, viewer, out->mutable_value());
 }
 
 // ---------------------------------------------------------------------------

@@ -11,14 +11,17 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
+#include "tests/support/appended_lists.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/random_play.h"
 
 namespace gavel::morgenland {
 namespace {
 
 using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
 using ::testing::Not;
 
 GAVEL_PROPERTY_SUITE(Morgenland, MorgenlandGame());
@@ -1352,6 +1355,58 @@ TEST(MorgenlandViews, OthersTokensRunByShownValueThenSpace) {
   }
   EXPECT_GT(hidden_seen, 0);
   EXPECT_GT(shown_seen, 0);
+}
+
+// A view's unit lists and seats are written by MessageWriter after protobuf's part: for every
+// viewer at every step, their bytes must be what protobuf writes for the same fields, and the
+// lists must be the state's.
+TEST(MorgenlandViews, SeatsAndUnitListsAreProtobufsOwnBytes) {
+  int negative_treasure = 0, negative_spaces = 0;
+  for (const bool pro : {false, true}) {
+    auto state = MorgenlandGame().NewGame(4, 17, {{"rules", pro ? "pro" : "basic"}});
+    ASSERT_TRUE(state.ok()) << state.status();
+    testing::PlayRandomly(**state, 18, [&](const State& at) {
+      const Data& data = static_cast<const MorgenlandState&>(at).data();
+      for (Seat viewer = kNoSeat; viewer < data.players; ++viewer) {
+        v1::View view;
+        at.Observe(viewer, &view);
+        v1::MorgenlandView parsed;
+        ASSERT_TRUE(view.view().UnpackTo(&parsed));
+        v1::MorgenlandView lists;
+        *lists.mutable_shelves() = parsed.shelves();
+        *lists.mutable_bank() = parsed.bank();
+        *lists.mutable_seats() = parsed.seats();
+        if (parsed.has_box()) *lists.mutable_box() = parsed.box();
+        const v1::MorgenlandView shown = testing::ViewEndingWith(at, viewer, lists);
+        for (int kind = 0; kind < kKinds; ++kind)
+          EXPECT_THAT(shown.shelves(kind).units(), ElementsAreArray(data.shelves[kind]));
+        EXPECT_THAT(shown.bank().units(), ElementsAreArray(data.bank));
+        ASSERT_EQ(shown.has_box(), data.pro);
+        if (data.pro) {
+          EXPECT_THAT(shown.box().units(), ElementsAreArray(data.box));
+        }
+        for (int seat = 0; seat < data.players; ++seat) {
+          const v1::MorgenlandSeatView& seat_view = shown.seats(seat);
+          const SeatData& s = data.seats[seat];
+          EXPECT_THAT(seat_view.owned().units(), ElementsAreArray(s.owned));
+          EXPECT_THAT(seat_view.invoked().units(), ElementsAreArray(s.invoked));
+          EXPECT_THAT(seat_view.carpets().units(), ElementsAreArray(s.carpets));
+          ASSERT_EQ(seat_view.has_start(), seat == viewer);
+          if (seat == viewer) {
+            EXPECT_THAT(seat_view.treasure().units(), ElementsAreArray(s.treasure));
+            EXPECT_THAT(seat_view.start().units(), ElementsAreArray(s.start));
+          } else {  // without the hidden starting picks, once they are all made
+            for (int kind = 0; kind < kKinds; ++kind)
+              EXPECT_EQ(seat_view.treasure().units(kind), s.treasure[kind] - (data.phase == Phase::kPick ? 0 : s.start[kind]));
+          }
+          negative_treasure += std::ranges::any_of(seat_view.treasure().units(), [](int n) { return n < 0; });
+          negative_spaces += std::ranges::count_if(seat_view.tokens(), [](const auto& t) { return t.space() < 0; });
+        }
+      }
+    });
+  }
+  EXPECT_GT(negative_treasure, 0) << "no shown treasure was negative: a weak test of ten-byte numbers";
+  EXPECT_GT(negative_spaces, 0);
 }
 
 TEST(MorgenlandViews, ResampleKeepsWhatMirageShowedToItsCaster) {
