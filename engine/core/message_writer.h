@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/wire_format_lite.h"
@@ -19,7 +20,9 @@ class MessageWriter {
  public:
   // The most bytes one field takes (field numbers under 2^11: tags of two bytes at most).
   static constexpr size_t ScalarBytes() { return 2 + 10; }
-  static constexpr size_t NumberListBytes(size_t count) { return 2 + 5 + 1 + 5 + 10 * count; }
+  static constexpr size_t PackedBytes(size_t count) { return 2 + 5 + 10 * count; }
+  static constexpr size_t NumberListBytes(size_t count) { return 2 + 5 + 1 + PackedBytes(count); }
+  static constexpr size_t BytesBytes(size_t count) { return 2 + 5 + count; }
   static constexpr size_t MessageBytes(size_t inner) { return 2 + 5 + inner; }
 
   explicit MessageWriter(uint8_t* buffer) : start_(buffer), end_(buffer) {}
@@ -35,26 +38,34 @@ class MessageWriter {
     if (value) end_ = WireFormat::WriteBoolToArray(field, value, end_);
   }
 
+  // A packed repeated int32 or uint32 field (proto3: left out when empty).
+  template <typename Numbers>
+  void Packed(int field, const Numbers& numbers) {
+    const uint32_t list_size = ListSize(numbers);
+    if (list_size != 0) WriteList(field, numbers, list_size);
+  }
+
   // A message field whose message holds only `numbers` as its packed repeated int32 field 1
-  // (Morgenland's MorgenlandUnits). Negative numbers take ten bytes, as in protobuf.
+  // (Morgenland's MorgenlandUnits): written even when empty, as protobuf writes a set message.
   template <typename Numbers>
   void NumberList(int field, const Numbers& numbers) {
-    using google::protobuf::io::CodedOutputStream;
     const uint32_t list_size = ListSize(numbers);
-    const uint32_t message_size = list_size == 0 ? 0 : 1 + CodedOutputStream::VarintSize32(list_size) + list_size;
-    StartMessage(field, message_size);
-    if (list_size == 0) return;
-    StartMessage(1, list_size);
-    if (list_size == numbers.size()) {  // every number is its own one-byte varint
-      for (int32_t number : numbers) *end_++ = static_cast<uint8_t>(number);
-      return;
-    }
-    for (int32_t number : numbers) end_ = CodedOutputStream::WriteVarint32SignExtendedToArray(number, end_);
+    if (list_size == 0) return StartLengthDelimited(field, 0);
+    StartLengthDelimited(field, 1 + google::protobuf::io::CodedOutputStream::VarintSize32(list_size) + list_size);
+    WriteList(1, numbers, list_size);
+  }
+
+  // A bytes field (proto3: left out when empty).
+  void Bytes(int field, std::string_view bytes) {
+    if (bytes.empty()) return;
+    StartLengthDelimited(field, static_cast<uint32_t>(bytes.size()));
+    std::memcpy(end_, bytes.data(), bytes.size());
+    end_ += bytes.size();
   }
 
   // A message field holding what `inner` wrote.
   void Message(int field, const MessageWriter& inner) {
-    StartMessage(field, static_cast<uint32_t>(inner.size()));
+    StartLengthDelimited(field, static_cast<uint32_t>(inner.size()));
     std::memcpy(end_, inner.start_, inner.size());
     end_ += inner.size();
   }
@@ -65,13 +76,33 @@ class MessageWriter {
  private:
   using WireFormat = google::protobuf::internal::WireFormatLite;
 
+  // A number's varint: its own for a number of 0 and up, an int32's (ten bytes) for a negative
+  // one. A C++ type with no negative numbers writes the same bytes for int32 and uint32 fields.
+  template <typename Number>
+  static bool Negative(Number number) {
+    if constexpr (std::is_signed_v<Number>) return number < 0;
+    return false;
+  }
   template <typename Numbers>
   static uint32_t ListSize(const Numbers& numbers) {
     uint32_t size = 0;
-    for (int32_t number : numbers) size += static_cast<uint32_t>(WireFormat::Int32Size(number));
+    for (auto number : numbers)
+      size += Negative(number) ? 10 : google::protobuf::io::CodedOutputStream::VarintSize32(static_cast<uint32_t>(number));
     return size;
   }
-  void StartMessage(int field, uint32_t size) {
+  template <typename Numbers>
+  void WriteList(int field, const Numbers& numbers, uint32_t list_size) {
+    using google::protobuf::io::CodedOutputStream;
+    StartLengthDelimited(field, list_size);
+    if (list_size == numbers.size()) {  // every number is its own one-byte varint
+      for (auto number : numbers) *end_++ = static_cast<uint8_t>(number);
+      return;
+    }
+    for (auto number : numbers)
+      end_ = Negative(number) ? CodedOutputStream::WriteVarint32SignExtendedToArray(static_cast<int32_t>(number), end_)
+                              : CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(number), end_);
+  }
+  void StartLengthDelimited(int field, uint32_t size) {
     end_ = WireFormat::WriteTagToArray(field, WireFormat::WIRETYPE_LENGTH_DELIMITED, end_);
     end_ = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(size, end_);
   }

@@ -9,6 +9,7 @@
 
 namespace gavel::v1 {
 class MorgenlandEvent;
+class MorgenlandState;
 }  // namespace gavel::v1
 
 namespace gavel::morgenland {
@@ -254,8 +255,8 @@ class MorgenlandState final : public State {
   absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
   int FormatVersion() const override { return kFormat; }
-  // Version 3 (morgenland.proto) carries the unit lists as bytes, 2 as messages; 2 packs a
-  // seat's tokens into numbers, 1 lists them as messages.
+  // Version 4 (morgenland.proto) carries a seat's tokens as bytes, 3 the unit lists as bytes,
+  // 2 as messages; 2 packs a seat's tokens into numbers, 1 lists them as messages.
   void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
@@ -324,6 +325,8 @@ class MorgenlandState final : public State {
   void ApplyPassOrAccept(bool accept, EventSink* events);
   void ApplyKeep(int spell, EventSink* events);
   void AppendPlacements(std::vector<Move>& out) const;
+  void SeatsToProto(int version, v1::MorgenlandState* proto) const;
+  void AppendRoomsAndSeats(int version, std::string* out) const;
 
   Data data_;
 };

@@ -2,6 +2,7 @@
 #include "engine/morgenland/morgenland_wire.h"
 
 #include "engine/core/encoded_moves.h"
+#include "engine/core/message_writer.h"
 #include "engine/core/move_texts.h"
 #include "engine/core/proto_util.h"
 
@@ -125,25 +126,27 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
     ToProto(data_.box, proto.mutable_box());
   }
   for (int room = 0; room < data_.players; ++room) {
-    auto* room_proto = proto.add_rooms();
-    for (int i = 0; i < data_.stack_size[room]; ++i) room_proto->add_stack(data_.stack[room][i]);
-    room_proto->set_face_up(data_.face_up[room]);
     proto.add_set_known(data_.set_known[room]);
     proto.add_order_known(data_.order_known[room]);
   }
   proto.set_spell_deck(data_.spell_deck);
   for (int8_t spell : data_.tent) proto.add_tent(spell);
+  proto.set_rng(data_.rng);
+  if (version < 4) SeatsToProto(version, &proto);
+  out->set_game("morgenland");
+  PackAny(proto, out->mutable_state());
+  AppendRoomsAndSeats(version, out->mutable_state()->mutable_value());
+}
+
+// The seats of formats 1 to 3, through the message.
+void MorgenlandState::SeatsToProto(int version, v1::MorgenlandState* proto) const {
+  const bool unit_bytes = version >= 3;
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
-    auto* seat_proto = proto.add_seats();
+    auto* seat_proto = proto->add_seats();
     if (version == 1) {
       for (int token = 0; token < kTokens; ++token)
         TokenToProto(s, seat, token, true, seat_proto->add_tokens());
-    } else if (version >= 4) {
-      std::string& places = *seat_proto->mutable_token_places();
-      for (int8_t space : s.token_space) places.push_back(static_cast<char>(space - kSetAside));
-      places.append(AsBytes(s.copies));
-      seat_proto->set_face_up_tokens(s.face_up);
     } else {
       seat_proto->mutable_token_spaces()->Reserve(kTokens);
       seat_proto->mutable_token_copies()->Reserve(kTokens);
@@ -175,9 +178,66 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
     seat_proto->set_entered(s.entered);
     seat_proto->set_djinn(s.djinn);
   }
-  proto.set_rng(data_.rng);
-  out->set_game("morgenland");
-  PackAny(proto, out->mutable_state());
+}
+
+namespace {
+
+constexpr size_t kRoomBytes = MessageWriter::PackedBytes(kMaxStack) + MessageWriter::ScalarBytes();
+constexpr size_t kUnitBytes = 2 * kKinds + 2 * kArtifactTypes + kSpaces;
+constexpr size_t kSeatStateBytes = 7 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kMaxPlayers) +
+                                   MessageWriter::BytesBytes(kUnitBytes) + MessageWriter::BytesBytes(2 * kTokens);
+
+// A room as an entry of the state's `rooms`.
+void WriteRoom(const Data& data, int room, MessageWriter& out) {
+  using Room = v1::MorgenlandRoom;
+  std::array<uint8_t, kRoomBytes> buffer;
+  MessageWriter fields(buffer.data());
+  fields.Packed(Room::kStackFieldNumber, std::span(data.stack[room].data(), data.stack_size[room]));
+  fields.Int32(Room::kFaceUpFieldNumber, data.face_up[room]);
+  out.Message(v1::MorgenlandState::kRoomsFieldNumber, fields);
+}
+
+// A seat of format 4 as an entry of the state's `seats`: its tokens as the bytes of their
+// places (0 set aside, 1 in hand, else 2 + the space) and copies, its unit lists as bytes.
+void WriteSeat(const Data& data, int seat, MessageWriter& out) {
+  using SeatState = v1::MorgenlandSeatState;
+  const SeatData& s = data.seats[seat];
+  std::array<uint8_t, kUnitBytes> units;
+  auto units_end = std::copy(s.treasure.begin(), s.treasure.end(), units.begin());
+  units_end = std::copy(s.start.begin(), s.start.end(), units_end);
+  units_end = std::copy(s.owned.begin(), s.owned.end(), units_end);
+  units_end = std::copy(s.invoked.begin(), s.invoked.end(), units_end);
+  std::copy(s.carpets.begin(), s.carpets.end(), units_end);
+  std::array<uint8_t, 2 * kTokens> places;
+  for (int token = 0; token < kTokens; ++token) places[token] = static_cast<uint8_t>(s.token_space[token] - kSetAside);
+  std::copy(s.copies.begin(), s.copies.end(), places.begin() + kTokens);
+  std::array<uint8_t, kSeatStateBytes> buffer;
+  MessageWriter fields(buffer.data());
+  fields.UInt32(SeatState::kParasiteUsesFieldNumber, s.parasite_uses);
+  fields.UInt32(SeatState::kScrollSpacesFieldNumber, s.scroll_spaces);
+  fields.UInt32(SeatState::kSmugglerSpacesFieldNumber, s.smuggler_spaces);
+  fields.UInt32(SeatState::kSpellsFieldNumber, s.spells);
+  fields.Packed(SeatState::kKnownByFieldNumber, std::span(s.known_by.data(), data.players));
+  fields.Bool(SeatState::kEnteredFieldNumber, s.entered);
+  fields.Bool(SeatState::kDjinnFieldNumber, s.djinn);
+  fields.UInt32(SeatState::kFaceUpTokensFieldNumber, s.face_up);
+  fields.Bytes(SeatState::kUnitsFieldNumber, AsBytes(units));
+  fields.Bytes(SeatState::kTokenPlacesFieldNumber, AsBytes(places));
+  out.Message(v1::MorgenlandState::kSeatsFieldNumber, fields);
+}
+
+}  // namespace
+
+// The rooms, and from format 4 the seats, follow protobuf's part as MessageWriter writes them
+// (its generic writing of these small messages was a sixth of a combined call): readers take
+// fields in any order, and the bytes stay a function of the state.
+void MorgenlandState::AppendRoomsAndSeats(int version, std::string* out) const {
+  std::array<uint8_t, kMaxPlayers * (MessageWriter::MessageBytes(kRoomBytes) + MessageWriter::MessageBytes(kSeatStateBytes))> buffer;
+  MessageWriter fields(buffer.data());
+  for (int room = 0; room < data_.players; ++room) WriteRoom(data_, room, fields);
+  if (version >= 4)
+    for (int seat = 0; seat < data_.players; ++seat) WriteSeat(data_, seat, fields);
+  out->append(fields.bytes());
 }
 
 absl::StatusOr<std::unique_ptr<State>> MorgenlandGameImpl::DecodeState(const google::protobuf::Any& any) const {
@@ -267,6 +327,18 @@ std::string FixedText(Move move) {
   if (id >= kPickArtifactBase && id <= kPickArtifactBase + kMaxStack) return absl::StrCat("pick artifact ", id - kPickArtifactBase);
   return "";
 }
+
+// A kind move picks, takes, returns or pays a unit of that kind, by phase.
+constexpr std::array<const char*, 4> kKindVerbs = {"pick", "take", "return", "pay with"};
+int KindVerb(Phase phase) {
+  return phase == Phase::kPick ? 0 : phase == Phase::kTake ? 1 : phase == Phase::kMarket ? 2 : 3;
+}
+
+// The text of a move whose text its id and the kind verb `verb` fix, or empty.
+std::string TextWithVerb(Move move, int verb) {
+  if (move.id < kKinds) return absl::StrCat(kKindVerbs[verb], " ", KindName(static_cast<int>(move.id)));
+  return FixedText(move);
+}
 }  // namespace
 
 // Fixed texts are built once for the ids below the spells'.
@@ -274,11 +346,7 @@ std::string MorgenlandState::MoveText(Move move) const {
   static const FixedMoveTexts fixed(kSpellBase, FixedText);
   if (const std::string* text = fixed.Find(move)) return *text;
   const uint32_t id = move.id;
-  if (id < kKinds) {
-    const char* verb = data_.phase == Phase::kPick ? "pick" : data_.phase == Phase::kTake ? "take"
-                       : data_.phase == Phase::kMarket ? "return" : "pay with";
-    return absl::StrCat(verb, " ", KindName(static_cast<int>(id)));
-  }
+  if (id < kKinds) return TextWithVerb(move, KindVerb(data_.phase));
   if (id >= kSpellBase && id < kMaxMoveId) return SpellMoveText(data_, move);
   return absl::StrCat("unknown move ", id);
 }
@@ -312,8 +380,8 @@ void MorgenlandState::MoveDetail(Move move, google::protobuf::Any* detail) const
 }
 
 absl::string_view MorgenlandState::EncodedMove(Move move) const {
-  static const EncodedMoves encoded(kSpellBase, FixedText, BuildMoveDetail);
-  return encoded.Find(move);
+  static const VariantEncodedMoves encoded(kSpellBase, kKindVerbs.size(), TextWithVerb, BuildMoveDetail);
+  return encoded.Find(move, KindVerb(data_.phase));
 }
 
 }  // namespace gavel::morgenland

@@ -1524,6 +1524,30 @@ TEST(MorgenlandWire, ReadsFormatsOneToThreeIntoTheSameState) {
   }, /*max_steps=*/600);
 }
 
+// A state's rooms and seats are written by MessageWriter after protobuf's part: at every step
+// of a random game their bytes must be what protobuf writes for the same fields.
+TEST(MorgenlandWire, RoomsAndSeatsAreProtobufsOwnBytes) {
+  int stacked_rooms = 0;
+  for (const bool pro : {false, true}) {
+    auto state = MorgenlandGame().NewGame(5, 23, {{"rules", pro ? "pro" : "basic"}});
+    ASSERT_TRUE(state.ok()) << state.status();
+    testing::PlayRandomly(**state, 24, [&](const State& now) {
+      v1::GameState bytes;
+      now.Serialize(&bytes);
+      v1::MorgenlandState parsed;
+      ASSERT_TRUE(bytes.state().UnpackTo(&parsed));
+      v1::MorgenlandState written;  // the appended fields, in the order protobuf writes them
+      *written.mutable_rooms() = parsed.rooms();
+      *written.mutable_seats() = parsed.seats();
+      ASSERT_EQ(written.seats_size(), 5);
+      EXPECT_TRUE(bytes.state().value().ends_with(written.SerializeAsString()))
+          << "the state's last bytes are not protobuf's own";
+      stacked_rooms += std::ranges::count_if(parsed.rooms(), [](const auto& room) { return room.stack_size() > 0; });
+    });
+  }
+  EXPECT_GT(stacked_rooms, 0);
+}
+
 // A seat's tokens in two forms at once, face-up bits beyond its 8 tokens, lists or bytes of
 // the wrong length, a place or a copy count out of range: refused.
 TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
