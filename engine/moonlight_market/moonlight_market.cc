@@ -126,7 +126,7 @@ std::vector<int> Awards(const std::vector<int>& keys, const std::vector<bool>& e
 
 const char* BotName(const Data& data, int seat) {
   if (!data.IsBot(seat)) return "";
-  return seat == data.participants() - 1 ? "Dirk" : "Beate";
+  return seat == data.participants() - 1 ? kDirk : kBeate;
 }
 
 // ---------------------------------------------------------------------------

@@ -185,6 +185,8 @@ struct Data {
 };
 
 // The seat names of the automata: Dirk always last, Beate before him when both play.
+inline constexpr char kDirk[] = "Dirk", kBeate[] = "Beate";
+inline constexpr size_t kLongestBotName = std::max(sizeof(kDirk), sizeof(kBeate)) - 1;
 const char* BotName(const Data& data, int seat);
 
 // Move encoding (see moonlight_market.proto).

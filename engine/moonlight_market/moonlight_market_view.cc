@@ -2,9 +2,11 @@
 // resampling: a full state consistent with a view, hidden cards re-dealt.
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/status.h"
 #include "engine/moonlight_market/moonlight_market.h"
@@ -14,28 +16,87 @@
 namespace gavel::moonlight_market {
 namespace {
 
-// One seat as `viewer` sees it: a bot's next card and a human's hand and cards under the
-// pile only to their owner, counts to everybody.
-void SeatViewToProto(const Data& data, int seat, Seat viewer, v1::MoonlightSeatView* shown) {
+// The cards of a set in ascending order, in `buffer`.
+std::span<const uint8_t> CardNumbers(CardSet cards, std::array<uint8_t, kCards>& buffer) {
+  size_t count = 0;
+  for (int card = 1; card <= kCards; ++card)
+    if (cards & CardBit(card)) buffer[count++] = static_cast<uint8_t>(card);
+  return {buffer.data(), count};
+}
+
+constexpr size_t kColumnTiles = std::tuple_size_v<Data::Column>;
+constexpr size_t kCushionBytes = kColumns * MessageWriter::NumberListBytes(kColumnTiles) + 2 * MessageWriter::ScalarBytes();
+
+// A cushion as an entry of the view's `cushions`: its columns' tiles, top first, and its bid.
+void WriteCushion(const Data& data, int cushion, MessageWriter& out) {
+  using Cushion = v1::MoonlightCushion;
+  std::array<uint8_t, kCushionBytes> buffer;
+  MessageWriter fields(buffer.data());
+  for (const Data::Column& column : data.slots[cushion]) {
+    std::array<uint8_t, kColumnTiles> tiles;
+    const auto tiles_end = std::copy_if(column.begin(), column.end(), tiles.begin(), [](uint8_t tile) { return tile != kNoTile; });
+    fields.NumberList(Cushion::kColumnsFieldNumber, std::span(tiles.begin(), tiles_end));
+  }
+  fields.Int32(Cushion::kBidSeatFieldNumber, data.bids[cushion].seat);
+  fields.UInt32(Cushion::kBidCardFieldNumber, data.bids[cushion].card);
+  out.Message(v1::MoonlightView::kCushionsFieldNumber, fields);
+}
+
+constexpr size_t kSeatViewBytes = 10 * MessageWriter::ScalarBytes() + MessageWriter::BytesBytes(kLongestBotName) +
+                                  3 * MessageWriter::PackedBytes(kCards) + kColours * MessageWriter::NumberListBytes(kChainLimit) +
+                                  MessageWriter::PackedBytes(kColumns) + MessageWriter::PackedBytes(kColours);
+
+// One seat as `viewer` sees it, as an entry of the view's `seats`: a bot's next card and a
+// human's hand and cards under the pile only to their owner, counts to everybody.
+void WriteSeatView(const Data& data, int seat, Seat viewer, MessageWriter& out) {
+  using SeatView = v1::MoonlightSeatView;
   const SeatData& holder = data.seats[seat];
   const bool bot = data.IsBot(seat);
-  shown->set_automaton(bot);
-  shown->set_name(BotName(data, seat));
-  if (bot) {
-    shown->set_has_next_card(holder.hand != 0);
-    if (seat == viewer && holder.hand)
-      shown->set_next_card(std::countr_zero(static_cast<unsigned>(holder.hand)));
-  } else {
-    shown->set_hand_count(CardCount(holder.hand));
-    shown->set_under_count(CardCount(holder.under));
-    if (seat == viewer) {
-      CardsToProto(holder.hand, shown->mutable_hand());
-      CardsToProto(holder.under, shown->mutable_under());
-    }
+  const bool own = seat == viewer;
+  std::array<uint8_t, kCards> cards;
+  std::array<uint8_t, kSeatViewBytes> buffer;
+  MessageWriter fields(buffer.data());
+  fields.Bool(SeatView::kAutomatonFieldNumber, bot);
+  fields.Bytes(SeatView::kNameFieldNumber, BotName(data, seat));
+  if (!bot) {
+    if (own) fields.Packed(SeatView::kHandFieldNumber, CardNumbers(holder.hand, cards));
+    fields.UInt32(SeatView::kHandCountFieldNumber, CardCount(holder.hand));
   }
-  shown->set_pile_count(CardCount(holder.pile));
-  PublicSeatToProto(holder, shown);
-  for (const Chain& chain : holder.chains) shown->add_chain_values(ChainValue(Tiles(chain)));
+  fields.UInt32(SeatView::kPileCountFieldNumber, CardCount(holder.pile));
+  if (!bot) {
+    if (own) fields.Packed(SeatView::kUnderFieldNumber, CardNumbers(holder.under, cards));
+    fields.UInt32(SeatView::kUnderCountFieldNumber, CardCount(holder.under));
+  } else {
+    fields.Bool(SeatView::kHasNextCardFieldNumber, holder.hand != 0);
+    if (own && holder.hand) fields.UInt32(SeatView::kNextCardFieldNumber, std::countr_zero(static_cast<unsigned>(holder.hand)));
+  }
+  fields.Packed(SeatView::kDiscardFieldNumber, CardNumbers(holder.discard, cards));
+  fields.UInt32(SeatView::kDisplacedFieldNumber, holder.displaced);
+  fields.UInt32(SeatView::kSealsFieldNumber, holder.seals);
+  fields.Int32(SeatView::kPrestigeFieldNumber, holder.prestige);
+  fields.Int32(SeatView::kTakenCushionFieldNumber, holder.taken);
+  std::array<int, kColours> values;
+  for (int colour = 0; colour < kColours; ++colour) {
+    fields.NumberList(SeatView::kChainsFieldNumber, Tiles(holder.chains[colour]));
+    values[colour] = ChainValue(Tiles(holder.chains[colour]));
+  }
+  fields.Packed(SeatView::kHeldFieldNumber, std::span(holder.held.data(), holder.held_count));
+  fields.Packed(SeatView::kChainValuesFieldNumber, values);
+  out.Message(v1::MoonlightView::kSeatsFieldNumber, fields);
+}
+
+// The supply's and the box's counts, the cushions and the seats, written after the rest of the
+// view, in field order: the view's bytes are protobuf's own.
+void AppendListsAndSeats(const Data& data, Seat viewer, std::string* out) {
+  // A count never exceeds its tile's initial count (the validation), so it is under 128.
+  static_assert(*std::max_element(kInitialCounts.begin(), kInitialCounts.end()) < 128);
+  AppendSmallNumbers(v1::MoonlightView::kSupplyFieldNumber, data.supply, out);
+  AppendSmallNumbers(v1::MoonlightView::kBoxFieldNumber, data.box, out);
+  std::array<uint8_t, kMaxParticipants * MessageWriter::MessageBytes(kCushionBytes + kSeatViewBytes)> buffer;
+  MessageWriter fields(buffer.data());
+  for (int cushion = 0; cushion < data.participants(); ++cushion) WriteCushion(data, cushion, fields);
+  for (int seat = 0; seat < data.participants(); ++seat) WriteSeatView(data, seat, viewer, fields);
+  out->append(fields.bytes());
 }
 
 // The cards of one seat that no public field shows (hand, pile, cards under it, a bot's
@@ -132,14 +193,8 @@ void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
   view.set_to_move(to_move());
   view.set_coin_holder(data_.coin_holder);
   view.set_seal_supply(data_.seal_supply);
-  CushionsToProto(data_, view.mutable_cushions());
-  for (int seat = 0; seat < data_.participants(); ++seat)
-    SeatViewToProto(data_, seat, viewer, view.add_seats());
   PackAny(view, out);
-  // A count never exceeds its tile's initial count (the validation), so it is under 128.
-  static_assert(*std::max_element(kInitialCounts.begin(), kInitialCounts.end()) < 128);
-  AppendSmallNumbers(v1::MoonlightView::kSupplyFieldNumber, data_.supply, out->mutable_value());
-  AppendSmallNumbers(v1::MoonlightView::kBoxFieldNumber, data_.box, out->mutable_value());
+  AppendListsAndSeats(data_, viewer, out->mutable_value());
 }
 
 absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,

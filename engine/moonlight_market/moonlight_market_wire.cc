@@ -236,6 +236,9 @@ void RulesToProto(const Data& data, v1::MoonlightRules* out) {
   out->set_face_discard_value(data.face_discard);
 }
 
+namespace {
+
+// The cushions as messages (a state before format 4; the view writes them with MessageWriter).
 void CushionsToProto(const Data& data,
                      google::protobuf::RepeatedPtrField<v1::MoonlightCushion>* out) {
   for (int cushion = 0; cushion < data.participants(); ++cushion) {
@@ -250,10 +253,7 @@ void CushionsToProto(const Data& data,
   }
 }
 
-namespace {
-
-template <typename SeatProto>
-void PublicSeatScalarsToProto(const SeatData& holder, SeatProto* out) {
+void PublicSeatScalarsToProto(const SeatData& holder, v1::MoonlightSeatState* out) {
   out->set_displaced(holder.displaced);
   out->set_seals(holder.seals);
   out->set_prestige(holder.prestige);
@@ -293,9 +293,7 @@ void CushionsAsBytes(const Data& data, v1::MoonlightState* out) {
 
 }  // namespace
 
-// The public part of a seat, written the same way into views and states before format 3.
-template <typename SeatProto>
-void PublicSeatToProto(const SeatData& holder, SeatProto* out) {
+void PublicSeatToProto(const SeatData& holder, v1::MoonlightSeatState* out) {
   CardsToProto(holder.discard, out->mutable_discard());
   PublicSeatScalarsToProto(holder, out);
   for (const Chain& chain : holder.chains) {
@@ -304,9 +302,6 @@ void PublicSeatToProto(const SeatData& holder, SeatProto* out) {
   }
   for (int i = 0; i < holder.held_count; ++i) out->add_held(holder.held[i]);
 }
-
-template void PublicSeatToProto(const SeatData&, v1::MoonlightSeatState*);
-template void PublicSeatToProto(const SeatData&, v1::MoonlightSeatView*);
 
 // The fields a state and a view share.
 template <typename Proto>

@@ -28,13 +28,9 @@ absl::Status CardsFromProto(const RepeatedU32& in, const PartName& what, CardSet
 absl::Status CardFromProto(uint32_t card, const PartName& what, uint8_t* out);
 
 void RulesToProto(const Data& data, v1::MoonlightRules* out);
-void CushionsToProto(const Data& data,
-                     google::protobuf::RepeatedPtrField<v1::MoonlightCushion>* out);
 
-// The public part of a seat, written the same way into states and views
-// (instantiated for MoonlightSeatState and MoonlightSeatView).
-template <typename SeatProto>
-void PublicSeatToProto(const SeatData& holder, SeatProto* out);
+// The public part of a seat in a state before format 3.
+void PublicSeatToProto(const SeatData& holder, v1::MoonlightSeatState* out);
 
 // The fields a state and a view share (instantiated for MoonlightState and MoonlightView).
 template <typename Proto>

@@ -671,24 +671,33 @@ TEST(MoonlightViews, HiddenCardsStayHidden) {
   }
 }
 
-// The view appends the supply's and the box's counts as bytes (AppendSmallNumbers): they must
-// read as the state's counts and be the bytes protobuf itself writes for those lists.
-TEST(MoonlightViews, SupplyAndBoxAreTheStatesCountsInProtobufsOwnBytes) {
-  auto state = NewMoonlight(3, 29);
-  int states_with_boxed_tiles = 0;
-  testing::PlayRandomly(*state, 5, [&](const State& at) {
-    const Data& data = static_cast<const MoonlightState&>(at).data();
-    v1::MoonlightView lists;
-    for (int tile = 0; tile < kTileKinds; ++tile) {
-      lists.add_supply(data.supply[tile]);
-      lists.add_box(data.box[tile]);
-    }
-    const v1::MoonlightView shown = testing::ViewEndingWith(at, lists);
-    EXPECT_THAT(shown.supply(), ElementsAreArray(lists.supply()));
-    EXPECT_THAT(shown.box(), ElementsAreArray(lists.box()));
-    states_with_boxed_tiles += std::any_of(data.box.begin(), data.box.end(), [](uint8_t n) { return n > 0; });
-  });
+// The view appends the supply's and the box's counts (AppendSmallNumbers), the cushions and
+// the seats (MessageWriter) after protobuf's part, in field order: for every viewer at every
+// step the bytes must be exactly protobuf's own for the view, and the counts the state's.
+TEST(MoonlightViews, ViewsAreProtobufsOwnBytes) {
+  int states_with_boxed_tiles = 0, bot_cards_shown = 0, hands_shown = 0;
+  for (const auto& [humans, seed] : {std::pair(3, 29), std::pair(1, 23)}) {
+    auto state = NewMoonlight(humans, seed);
+    testing::PlayRandomly(*state, 5, [&](const State& at) {
+      const Data& data = static_cast<const MoonlightState&>(at).data();
+      for (Seat viewer = kNoSeat; viewer < data.participants(); ++viewer) {
+        v1::View view;
+        at.Observe(viewer, &view);
+        v1::MoonlightView shown;
+        ASSERT_TRUE(view.view().UnpackTo(&shown));
+        ASSERT_EQ(view.view().value(), shown.SerializeAsString()) << "viewer " << viewer;
+        EXPECT_THAT(shown.supply(), ElementsAreArray(data.supply));
+        EXPECT_THAT(shown.box(), ElementsAreArray(data.box));
+        if (viewer == kNoSeat) continue;
+        bot_cards_shown += shown.seats(viewer).next_card() != 0;
+        hands_shown += shown.seats(viewer).hand_size() > 0;
+      }
+      states_with_boxed_tiles += std::any_of(data.box.begin(), data.box.end(), [](uint8_t n) { return n > 0; });
+    });
+  }
   EXPECT_GT(states_with_boxed_tiles, 0) << "the box was never filled: a weak test of its field";
+  EXPECT_GT(bot_cards_shown, 0);
+  EXPECT_GT(hands_shown, 0);
 }
 
 TEST(MoonlightViews, ResampleRedrawsHiddenCardsOnly) {
