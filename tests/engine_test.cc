@@ -1,11 +1,13 @@
 // The engine core: RNG, options, ranking helpers, registry.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/ranking.h"
 #include "engine/core/registry.h"
@@ -65,6 +67,61 @@ TEST(PooledScratch, KeepsWhatSmallInputsGrewAndDropsLargeOnes) {
     PooledScratch<v1::LegalMovesResponse> second;  // the pool's other message and a new one
     EXPECT_LT(std::max(first->SpaceUsedLong(), second->SpaceUsedLong()), fresh + 400 * 100);
   }
+}
+
+// MessageWriter writes what protobuf writes for the same fields in field order: numbers
+// negative, zero, of one byte and of several; arrays of bytes with and without high ones;
+// strings, signed scalars and nested messages.
+TEST(MessageWriter, WritesProtobufsOwnBytes) {
+  std::array<uint8_t, 1024> buffer;
+  const auto written = [&buffer](const auto& write) {
+    MessageWriter writer(buffer.data());
+    write(writer);
+    return std::string(writer.bytes());
+  };
+  const auto include = [](const auto& seats) {
+    v1::Include out;
+    out.set_legal_moves(true);
+    for (auto seat : seats) out.add_view_seats(seat);
+    out.set_state_hash(true);
+    return out.SerializeAsString();
+  };
+  const auto write_include = [](const auto& seats) {
+    return [&seats](MessageWriter& out) {
+      out.Bool(v1::Include::kLegalMovesFieldNumber, true);
+      out.Bool(v1::Include::kMoverViewFieldNumber, false);
+      out.Packed(v1::Include::kViewSeatsFieldNumber, seats);
+      out.Bool(v1::Include::kStateHashFieldNumber, true);
+    };
+  };
+  const std::vector<std::vector<int32_t>> lists = {
+      {}, {0}, {1, 127, 128, 300, -1, -200}, {std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}};
+  for (const auto& seats : lists) EXPECT_EQ(written(write_include(seats)), include(seats));
+  std::array<uint8_t, 21> bytes;
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(6 * i);  // 0 to 120
+  EXPECT_EQ(written(write_include(bytes)), include(bytes));
+  for (size_t high : {0, 7, 8, 20}) {
+    std::array<uint8_t, 21> with_high = bytes;
+    with_high[high] = 200;
+    EXPECT_EQ(written(write_include(with_high)), include(with_high)) << high;
+  }
+
+  v1::NewGameRequest request;
+  request.set_game("carat");
+  request.set_players(-3);
+  EXPECT_EQ(written([](MessageWriter& out) {
+              out.Bytes(v1::NewGameRequest::kGameFieldNumber, "carat");
+              out.Int32(v1::NewGameRequest::kPlayersFieldNumber, -3);
+            }),
+            request.SerializeAsString());
+
+  v1::ApplyRequest apply;
+  apply.mutable_include()->add_view_seats(2);
+  std::array<uint8_t, 64> inner_buffer;
+  MessageWriter inner(inner_buffer.data());
+  inner.Packed(v1::Include::kViewSeatsFieldNumber, std::array<int32_t, 1>{2});
+  EXPECT_EQ(written([&inner](MessageWriter& out) { out.Message(v1::ApplyRequest::kIncludeFieldNumber, inner); }),
+            apply.SerializeAsString());
 }
 
 TEST(Rng, SameStateSameSequence) {

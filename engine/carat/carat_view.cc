@@ -1,32 +1,87 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
 #include "engine/carat/carat_wire.h"
 
+#include <bit>
+#include <span>
+
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 
 namespace gavel::carat {
 
+namespace {
+
+constexpr size_t kTileBytes = MessageWriter::MessageBytes(2 * MessageWriter::ScalarBytes());
+
+// A tile as an entry of a message field `field`.
+void WriteTile(int field, int tile, MessageWriter& out) {
+  std::array<uint8_t, kTileBytes> buffer;
+  MessageWriter fields(buffer.data());
+  fields.Int32(v1::CaratTile::kTypeFieldNumber, TileType(tile) + 1);
+  fields.UInt32(v1::CaratTile::kValueFieldNumber, static_cast<uint32_t>(TileValue(tile)));
+  out.Message(field, fields);
+}
+
+constexpr size_t kSpaceBytes = kTileBytes + MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kCorners);
+
+// A board space as an entry of the view's `board`: its tile, rotation and corner colours.
+void WriteSpace(const Data& data, int space, MessageWriter& out) {
+  using Space = v1::CaratSpace;
+  std::array<uint8_t, kSpaceBytes> buffer;
+  MessageWriter fields(buffer.data());
+  if (const int tile = data.tile[space]; tile >= 0) {
+    WriteTile(Space::kTileFieldNumber, tile, fields);
+    fields.UInt32(Space::kRotationFieldNumber, data.rotation[space]);
+    std::array<int32_t, kCorners> corners;
+    for (int corner = 0; corner < kCorners; ++corner)
+      corners[corner] = ProtoColour(CornerColour(TileType(tile), data.rotation[space], corner));
+    fields.Packed(Space::kCornersFieldNumber, corners);
+  }
+  out.Message(v1::CaratView::kBoardFieldNumber, fields);
+}
+
+constexpr size_t kSeatViewBytes = kTiles * kTileBytes + 2 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kColours);
+
+// A seat as `viewer` sees it, as an entry of the view's `seats`: its hand to itself only.
+void WriteSeatView(const Data& data, int seat, Seat viewer, MessageWriter& out) {
+  using SeatView = v1::CaratSeatView;
+  std::array<uint8_t, kSeatViewBytes> buffer;
+  MessageWriter fields(buffer.data());
+  if (seat == viewer)
+    for (uint64_t tiles = data.hands[seat]; tiles != 0; tiles &= tiles - 1)
+      WriteTile(SeatView::kHandFieldNumber, std::countr_zero(tiles), fields);
+  fields.UInt32(SeatView::kHandCountFieldNumber, static_cast<uint32_t>(std::popcount(data.hands[seat])));
+  fields.Int32(SeatView::kScoreFieldNumber, data.scores[seat]);
+  std::array<int32_t, kColours> colours;
+  size_t owned = 0;
+  for (int colour = 0; colour < kColours; ++colour)
+    if (ColourOwner(data, colour) == seat) colours[owned++] = ProtoColour(colour);
+  fields.Packed(SeatView::kColoursFieldNumber, std::span(colours.data(), owned));
+  out.Message(v1::CaratView::kSeatsFieldNumber, fields);
+}
+
+}  // namespace
+
+// Protobuf writes the view's first fields; the board, the chips, the seats and the supply's
+// count follow as MessageWriter writes them, in field order: the bytes are protobuf's own.
 void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  PooledScratch<v1::CaratView> scratch;  // reused spaces and tiles: no allocation per space
+  PooledScratch<v1::CaratView> scratch;
   v1::CaratView& view = *scratch;
   PublicToProto(data_, &view);
   view.set_seat(viewer);
   view.set_to_move(to_move());
-  BoardToProto(data_, /*with_corners=*/true, view.mutable_board());
-  for (Seat seat = 0; seat < data_.players; ++seat) {
-    auto* shown = view.add_seats();
-    if (seat == viewer) TilesToProto(data_.hands[seat], shown->mutable_hand());
-    shown->set_hand_count(static_cast<uint32_t>(std::popcount(data_.hands[seat])));
-    shown->set_score(data_.scores[seat]);
-    for (int colour = 0; colour < kColours; ++colour)
-      if (ColourOwner(data_, colour) == seat) shown->add_colours(ProtoColour(colour));
-  }
-  view.set_supply_count(static_cast<uint32_t>(std::popcount(data_.supply)));
   PackAny(view, out);
-  // The chips' values (1 to 5, as validated) and scored flags, appended as bytes.
+  std::array<uint8_t, kSpaces * MessageWriter::MessageBytes(kSpaceBytes) + 2 * MessageWriter::PackedBytes(kChips) +
+                          kMaxPlayers * MessageWriter::MessageBytes(kSeatViewBytes) + MessageWriter::ScalarBytes()> buffer;
+  MessageWriter fields(buffer.data());
+  for (int space = 0; space < kSpaces; ++space) WriteSpace(data_, space, fields);
   std::array<uint8_t, kChips> scored;
   for (int chip = 0; chip < kChips; ++chip) scored[chip] = (data_.scored >> chip) & 1;
-  AppendSmallNumbers(v1::CaratView::kChipsFieldNumber, data_.chip_value, out->mutable_value());
-  AppendSmallNumbers(v1::CaratView::kChipScoredFieldNumber, scored, out->mutable_value());
+  fields.Packed(v1::CaratView::kChipsFieldNumber, data_.chip_value);
+  fields.Packed(v1::CaratView::kChipScoredFieldNumber, scored);
+  for (Seat seat = 0; seat < data_.players; ++seat) WriteSeatView(data_, seat, viewer, fields);
+  fields.UInt32(v1::CaratView::kSupplyCountFieldNumber, static_cast<uint32_t>(std::popcount(data_.supply)));
+  out->mutable_value()->append(fields.bytes());
 }
 
 absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {

@@ -1,10 +1,11 @@
 #pragma once
 // A message's fields written straight into a buffer with protobuf's own primitives, for
 // messages on the hot path whose generic sizing and writing cost many times their bytes in
-// instructions (Morgenland's seat views: up to eight token messages and five lists of numbers
-// each, written for every view). The caller writes the fields in field-number order, so the
-// bytes are the ones protobuf writes (the games' tests compare them), and gives a buffer of at
-// least the bound its writes add up to (the *Bytes functions).
+// instructions: the views of Moonlight Market, Carat and Morgenland (dozens of small messages
+// and lists each) and Morgenland's state. The caller writes the fields in field-number order,
+// so the bytes are the ones protobuf writes (tests compare them, engine_test and each game's),
+// and gives a buffer of at least the bound its writes add up to (the *Bytes functions).
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -76,6 +77,11 @@ class MessageWriter {
  private:
   using WireFormat = google::protobuf::internal::WireFormatLite;
 
+  template <typename T>
+  struct IsByteArray : std::false_type {};
+  template <size_t N>
+  struct IsByteArray<std::array<uint8_t, N>> : std::true_type {};
+
   // A number's varint: its own for a number of 0 and up, an int32's (ten bytes) for a negative
   // one. A C++ type with no negative numbers writes the same bytes for int32 and uint32 fields.
   template <typename Number>
@@ -85,9 +91,24 @@ class MessageWriter {
   }
   template <typename Numbers>
   static uint32_t ListSize(const Numbers& numbers) {
-    uint32_t size = 0;
-    for (auto number : numbers)
-      size += Negative(number) ? 10 : google::protobuf::io::CodedOutputStream::VarintSize32(static_cast<uint32_t>(number));
+    if constexpr (IsByteArray<Numbers>::value) {
+      return BytesListSize(numbers.data(), numbers.size());  // a long array of counts or flags
+    } else {
+      uint32_t size = 0;
+      for (auto number : numbers)
+        size += Negative(number) ? 10 : google::protobuf::io::CodedOutputStream::VarintSize32(static_cast<uint32_t>(number));
+      return size;
+    }
+  }
+  // Bytes as varints: one byte each, two from 128. Eight at a time while none is that high.
+  static uint32_t BytesListSize(const uint8_t* bytes, size_t count) {
+    size_t at = 0;
+    for (uint64_t word; at + sizeof(word) <= count; at += sizeof(word)) {
+      std::memcpy(&word, bytes + at, sizeof(word));
+      if (word & 0x8080808080808080) break;
+    }
+    uint32_t size = static_cast<uint32_t>(count);
+    for (; at < count; ++at) size += bytes[at] >> 7;
     return size;
   }
   template <typename Numbers>
@@ -95,7 +116,12 @@ class MessageWriter {
     using google::protobuf::io::CodedOutputStream;
     StartLengthDelimited(field, list_size);
     if (list_size == numbers.size()) {  // every number is its own one-byte varint
-      for (auto number : numbers) *end_++ = static_cast<uint8_t>(number);
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(*numbers.data())>, uint8_t>) {
+        std::memcpy(end_, numbers.data(), list_size);  // bytes under 128: the list is the bytes
+        end_ += list_size;
+      } else {
+        for (auto number : numbers) *end_++ = static_cast<uint8_t>(number);
+      }
       return;
     }
     for (auto number : numbers)

@@ -74,23 +74,6 @@ std::string_view AsBytes(const std::array<uint8_t, N>& counts) {
   return std::string_view(reinterpret_cast<const char*>(counts.data()), N);
 }
 
-// Appends the packed repeated field `field` (numbers or flags) holding `numbers` to a message
-// already serialized into `out`. Each number is under 128, so its varint is its own byte and
-// the field's bytes are the numbers themselves, copied instead of sized and written one by one
-// (the 156 counts of Moonlight Market's view were a tenth of its combined call). Readers take
-// fields in any order; the bytes stay a function of the numbers.
-template <size_t N>
-void AppendSmallNumbers(int field, const std::array<uint8_t, N>& numbers, std::string* out) {
-  static_assert(N < 128, "the length must be one varint byte");
-  using google::protobuf::internal::WireFormatLite;
-  uint8_t header[6];
-  uint8_t* end = google::protobuf::io::CodedOutputStream::WriteTagToArray(
-      WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED), header);
-  *end++ = static_cast<uint8_t>(N);
-  out->append(reinterpret_cast<const char*>(header), static_cast<size_t>(end - header));
-  out->append(AsBytes(numbers));
-}
-
 // Appends one length-delimited field `field` (a message, or an entry of a repeated one): its
 // tag, length and `size` bytes from `write`, which is given where they go.
 template <typename Write>

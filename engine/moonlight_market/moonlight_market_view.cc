@@ -86,14 +86,14 @@ void WriteSeatView(const Data& data, int seat, Seat viewer, MessageWriter& out) 
 }
 
 // The supply's and the box's counts, the cushions and the seats, written after the rest of the
-// view, in field order: the view's bytes are protobuf's own.
+// view, in field order: the view's bytes are protobuf's own. (The 156 counts were a tenth of
+// the combined call when protobuf sized and wrote them one by one.)
 void AppendListsAndSeats(const Data& data, Seat viewer, std::string* out) {
-  // A count never exceeds its tile's initial count (the validation), so it is under 128.
-  static_assert(*std::max_element(kInitialCounts.begin(), kInitialCounts.end()) < 128);
-  AppendSmallNumbers(v1::MoonlightView::kSupplyFieldNumber, data.supply, out);
-  AppendSmallNumbers(v1::MoonlightView::kBoxFieldNumber, data.box, out);
-  std::array<uint8_t, kMaxParticipants * MessageWriter::MessageBytes(kCushionBytes + kSeatViewBytes)> buffer;
+  std::array<uint8_t, 2 * MessageWriter::PackedBytes(kTileKinds) +
+                          kMaxParticipants * MessageWriter::MessageBytes(kCushionBytes + kSeatViewBytes)> buffer;
   MessageWriter fields(buffer.data());
+  fields.Packed(v1::MoonlightView::kSupplyFieldNumber, data.supply);
+  fields.Packed(v1::MoonlightView::kBoxFieldNumber, data.box);
   for (int cushion = 0; cushion < data.participants(); ++cushion) WriteCushion(data, cushion, fields);
   for (int seat = 0; seat < data.participants(); ++seat) WriteSeatView(data, seat, viewer, fields);
   out->append(fields.bytes());

@@ -9,7 +9,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
-#include "tests/support/appended_lists.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
 #include "tests/support/random_play.h"
@@ -632,24 +631,49 @@ TEST(CaratViews, OwnHandOnlySupplyCountedBoardPublic) {
   }
 }
 
-// The view appends the chips' values and scored flags as bytes (AppendSmallNumbers): they
-// must read as the state's chips and be the bytes protobuf itself writes for those lists.
-TEST(CaratViews, ChipsAreTheStatesInProtobufsOwnBytes) {
+// A board space in a view lists its corners' colours NW, NE, SE, SW: rulebook vector 7's
+// tiles, A at rotation 0 (RGBY) and D at rotation 1 (GRBY).
+TEST(CaratViews, CornersRunFromNorthWestClockwise) {
+  auto state = NewCarat(4);
+  Arrange(state->mutable_data(), {{2, 2, TileId(D, 3), 1}, {2, 3, TileId(A, 2), 0}}, {TileId(A, 1)});
+  v1::View view;
+  state->Observe(kNoSeat, &view);
+  v1::CaratView carat;
+  ASSERT_TRUE(view.view().UnpackTo(&carat));
+  const auto letters = [&](int space) {
+    std::string out;
+    for (int colour : carat.board(space).corners()) out += "-RYBG"[colour];
+    return out;
+  };
+  EXPECT_EQ(letters(Space(2, 3)), "RGBY");
+  EXPECT_EQ(letters(Space(2, 2)), "GRBY");
+}
+
+// The view writes the board, the chips, the seats and the supply's count with MessageWriter
+// after protobuf's part, in field order: for every viewer at every step the bytes must be
+// exactly protobuf's own for the view, and the chips the state's.
+TEST(CaratViews, ViewsAreProtobufsOwnBytes) {
   auto state = NewCarat(4, {}, 31);
-  int states_with_scored_chips = 0;
+  int states_with_scored_chips = 0, hands_shown = 0;
   testing::PlayRandomly(*state, 3, [&](const State& at) {
     const Data& data = static_cast<const CaratState&>(at).data();
-    v1::CaratView lists;
-    for (int chip = 0; chip < kChips; ++chip) {
-      lists.add_chips(data.chip_value[chip]);
-      lists.add_chip_scored(data.scored >> chip & 1);
+    for (Seat viewer = kNoSeat; viewer < data.players; ++viewer) {
+      v1::View view;
+      at.Observe(viewer, &view);
+      v1::CaratView shown;
+      ASSERT_TRUE(view.view().UnpackTo(&shown));
+      ASSERT_EQ(view.view().value(), shown.SerializeAsString()) << "viewer " << viewer;
+      ASSERT_EQ(shown.chips_size(), kChips);
+      for (int chip = 0; chip < kChips; ++chip) {
+        EXPECT_EQ(shown.chips(chip), data.chip_value[chip]);
+        EXPECT_EQ(shown.chip_scored(chip), (data.scored >> chip & 1) != 0);
+      }
+      if (viewer != kNoSeat) hands_shown += shown.seats(viewer).hand_size() > 0;
     }
-    const v1::CaratView shown = testing::ViewEndingWith(at, lists);
-    EXPECT_THAT(shown.chips(), ElementsAreArray(lists.chips()));
-    EXPECT_THAT(shown.chip_scored(), ElementsAreArray(lists.chip_scored()));
     states_with_scored_chips += data.scored != 0;
   });
   EXPECT_GT(states_with_scored_chips, 0) << "no chip was ever scored: a weak test of its flags";
+  EXPECT_GT(hands_shown, 0);
 }
 
 TEST(CaratViews, ResampleRedealsOnlyWhatTheViewerCannotSee) {

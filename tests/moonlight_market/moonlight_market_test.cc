@@ -6,7 +6,6 @@
 #include "gtest/gtest.h"
 #include "gavel/v1/moonlight_market.pb.h"
 #include "tests/property_suite.h"
-#include "tests/support/appended_lists.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
 #include "tests/support/random_play.h"
@@ -671,8 +670,8 @@ TEST(MoonlightViews, HiddenCardsStayHidden) {
   }
 }
 
-// The view appends the supply's and the box's counts (AppendSmallNumbers), the cushions and
-// the seats (MessageWriter) after protobuf's part, in field order: for every viewer at every
+// The view appends the supply's and the box's counts, the cushions and the seats
+// (MessageWriter) after protobuf's part, in field order: for every viewer at every
 // step the bytes must be exactly protobuf's own for the view, and the counts the state's.
 TEST(MoonlightViews, ViewsAreProtobufsOwnBytes) {
   int states_with_boxed_tiles = 0, bot_cards_shown = 0, hands_shown = 0;

@@ -1,6 +1,6 @@
 #pragma once
-// Views that append fields after protobuf's part (AppendSmallNumbers, engine/core/proto_util.h;
-// MessageWriter, engine/core/message_writer.h).
+// Views that append fields after protobuf's part (MessageWriter, engine/core/message_writer.h)
+// out of protobuf's field order.
 #include "engine/core/game.h"
 #include "gavel/v1/engine.pb.h"
 #include "gtest/gtest.h"
