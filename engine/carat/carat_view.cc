@@ -11,33 +11,32 @@ namespace gavel::carat {
 
 namespace {
 
-constexpr size_t kTileBytes = MessageWriter::MessageBytes(2 * MessageWriter::ScalarBytes());
+constexpr size_t kTileFieldsBytes = 2 * MessageWriter::ScalarBytes();
+constexpr size_t kTileBytes = MessageWriter::MessageBytes(kTileFieldsBytes);
 
 // A tile as an entry of a message field `field`.
 void WriteTile(int field, int tile, MessageWriter& out) {
-  std::array<uint8_t, kTileBytes> buffer;
-  MessageWriter fields(buffer.data());
-  fields.Int32(v1::CaratTile::kTypeFieldNumber, TileType(tile) + 1);
-  fields.UInt32(v1::CaratTile::kValueFieldNumber, static_cast<uint32_t>(TileValue(tile)));
-  out.Message(field, fields);
+  out.ShortMessage<kTileFieldsBytes>(field, [tile](MessageWriter& fields) {
+    fields.Int32(v1::CaratTile::kTypeFieldNumber, TileType(tile) + 1);
+    fields.UInt32(v1::CaratTile::kValueFieldNumber, static_cast<uint32_t>(TileValue(tile)));
+  });
 }
 
-constexpr size_t kSpaceBytes = kTileBytes + MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kCorners);
+constexpr size_t kSpaceFieldsBytes = kTileBytes + MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kCorners);
 
 // A board space as an entry of the view's `board`: its tile, rotation and corner colours.
 void WriteSpace(const Data& data, int space, MessageWriter& out) {
   using Space = v1::CaratSpace;
-  std::array<uint8_t, kSpaceBytes> buffer;
-  MessageWriter fields(buffer.data());
-  if (const int tile = data.tile[space]; tile >= 0) {
+  out.ShortMessage<kSpaceFieldsBytes>(v1::CaratView::kBoardFieldNumber, [&](MessageWriter& fields) {
+    const int tile = data.tile[space];
+    if (tile < 0) return;
     WriteTile(Space::kTileFieldNumber, tile, fields);
     fields.UInt32(Space::kRotationFieldNumber, data.rotation[space]);
     std::array<int32_t, kCorners> corners;
     for (int corner = 0; corner < kCorners; ++corner)
       corners[corner] = ProtoColour(CornerColour(TileType(tile), data.rotation[space], corner));
     fields.Packed(Space::kCornersFieldNumber, corners);
-  }
-  out.Message(v1::CaratView::kBoardFieldNumber, fields);
+  });
 }
 
 constexpr size_t kSeatViewBytes = kTiles * kTileBytes + 2 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kColours);
@@ -71,7 +70,7 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
   view.set_seat(viewer);
   view.set_to_move(to_move());
   PackAny(view, out);
-  std::array<uint8_t, kSpaces * MessageWriter::MessageBytes(kSpaceBytes) + 2 * MessageWriter::PackedBytes(kChips) +
+  std::array<uint8_t, kSpaces * MessageWriter::MessageBytes(kSpaceFieldsBytes) + 2 * MessageWriter::PackedBytes(kChips) +
                           kMaxPlayers * MessageWriter::MessageBytes(kSeatViewBytes) + MessageWriter::ScalarBytes()> buffer;
   MessageWriter fields(buffer.data());
   for (int space = 0; space < kSpaces; ++space) WriteSpace(data_, space, fields);

@@ -64,6 +64,17 @@ class MessageWriter {
     end_ += bytes.size();
   }
 
+  // A message field whose fields `write` writes in place, at most `kMaxBytes` of them: under
+  // 128, so that the length is one byte, set once they are written (no copy, unlike Message).
+  template <size_t kMaxBytes, typename Write>
+  void ShortMessage(int field, const Write& write) {
+    static_assert(kMaxBytes < 128, "the length must be one varint byte");
+    end_ = WireFormat::WriteTagToArray(field, WireFormat::WIRETYPE_LENGTH_DELIMITED, end_);
+    uint8_t* const length = end_++;
+    write(*this);
+    *length = static_cast<uint8_t>(end_ - length - 1);
+  }
+
   // A message field holding what `inner` wrote.
   void Message(int field, const MessageWriter& inner) {
     StartLengthDelimited(field, static_cast<uint32_t>(inner.size()));

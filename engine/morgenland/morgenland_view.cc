@@ -34,15 +34,14 @@ constexpr size_t kTokenBytes = 6 * MessageWriter::ScalarBytes();
 // One token as an entry of a seat view's `tokens`; `show`: its index and value.
 void WriteToken(const SeatData& s, int seat, int token, bool show, MessageWriter& out) {
   using Token = v1::MorgenlandToken;
-  std::array<uint8_t, kTokenBytes> buffer;
-  MessageWriter fields(buffer.data());
-  fields.Int32(Token::kSeatFieldNumber, seat);
-  fields.UInt32(Token::kIndexFieldNumber, show ? token : 0);
-  fields.UInt32(Token::kValueFieldNumber, show ? TokenValue(token) : 0);
-  fields.Int32(Token::kSpaceFieldNumber, s.token_space[token]);
-  fields.Bool(Token::kFaceUpFieldNumber, s.face_up >> token & 1);
-  fields.UInt32(Token::kCopiesFieldNumber, s.copies[token]);
-  out.Message(v1::MorgenlandSeatView::kTokensFieldNumber, fields);
+  out.ShortMessage<kTokenBytes>(v1::MorgenlandSeatView::kTokensFieldNumber, [&](MessageWriter& fields) {
+    fields.Int32(Token::kSeatFieldNumber, seat);
+    fields.UInt32(Token::kIndexFieldNumber, show ? token : 0);
+    fields.UInt32(Token::kValueFieldNumber, show ? TokenValue(token) : 0);
+    fields.Int32(Token::kSpaceFieldNumber, s.token_space[token]);
+    fields.Bool(Token::kFaceUpFieldNumber, s.face_up >> token & 1);
+    fields.UInt32(Token::kCopiesFieldNumber, s.copies[token]);
+  });
 }
 
 // A seat's tokens as a viewer sees them: its own all, in token order; another seat's face-up
