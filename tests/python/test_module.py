@@ -100,9 +100,9 @@ class ModuleTest(unittest.TestCase):
             self.assertEqual(resampled.legal_moves(), state.legal_moves())
 
     def test_views_read_alike_by_pythons_protobuf(self):
-        # The engine writes some views' fields out of protobuf's order (lists appended as
-        # bytes); Python's protobuf must read them, and its own encoding of what it read must
-        # describe the same table to the engine.
+        # The engine writes some views' fields out of protobuf's order (Morgenland's seats and
+        # unit lists after the rest); Python's protobuf must read them, and its own encoding of
+        # what it read must describe the same table to the engine.
         for name in gavel.games():
             state = gavel.new_game(name, gavel.game_info(name)["max_players"], 5)
             rng = random.Random(5)
