@@ -255,8 +255,9 @@ class MorgenlandState final : public State {
   absl::string_view EncodedMove(Move move) const override;
   void Serialize(v1::GameState* out) const override;
   int FormatVersion() const override { return kFormat; }
-  // Version 4 (morgenland.proto) carries a seat's tokens as bytes, 3 the unit lists as bytes,
-  // 2 as messages; 2 packs a seat's tokens into numbers, 1 lists them as messages.
+  // Version 5 (morgenland.proto) writes version 4's fields with the rooms and seats last; 4
+  // carries a seat's tokens as bytes, 3 the unit lists as bytes, 2 as messages; 2 packs a
+  // seat's tokens into numbers, 1 lists them as messages.
   void SerializeFormat(int version, v1::GameState* out) const override;
   void PackView(Seat seat, google::protobuf::Any* out) const override;
 
@@ -318,15 +319,15 @@ class MorgenlandState final : public State {
   void EmitResolved(EventSink* events, int space, const std::string& result) const;
 
  private:
-  static constexpr int kFormat = 4;
+  static constexpr int kFormat = 5;
 
   void ApplyKind(int kind, EventSink* events);
   void ApplyPlace(int token, int space, EventSink* events);
   void ApplyPassOrAccept(bool accept, EventSink* events);
   void ApplyKeep(int spell, EventSink* events);
   void AppendPlacements(std::vector<Move>& out) const;
-  void SeatsToProto(int version, v1::MorgenlandState* proto) const;
-  void AppendRoomsAndSeats(int version, std::string* out) const;
+  void RoomsAndSeatsToProto(int version, v1::MorgenlandState* proto) const;
+  void AppendRoomsAndSeats(std::string* out) const;
 
   Data data_;
 };

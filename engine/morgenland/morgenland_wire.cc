@@ -132,14 +132,19 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
   proto.set_spell_deck(data_.spell_deck);
   for (int8_t spell : data_.tent) proto.add_tent(spell);
   proto.set_rng(data_.rng);
-  if (version < 4) SeatsToProto(version, &proto);
+  if (version < 5) RoomsAndSeatsToProto(version, &proto);
   out->set_game("morgenland");
   PackAny(proto, out->mutable_state());
-  AppendRoomsAndSeats(version, out->mutable_state()->mutable_value());
+  if (version >= 5) AppendRoomsAndSeats(out->mutable_state()->mutable_value());
 }
 
-// The seats of formats 1 to 3, through the message.
-void MorgenlandState::SeatsToProto(int version, v1::MorgenlandState* proto) const {
+// The rooms and seats of formats 1 to 4, through the message.
+void MorgenlandState::RoomsAndSeatsToProto(int version, v1::MorgenlandState* proto) const {
+  for (int room = 0; room < data_.players; ++room) {
+    auto* room_proto = proto->add_rooms();
+    for (int i = 0; i < data_.stack_size[room]; ++i) room_proto->add_stack(data_.stack[room][i]);
+    room_proto->set_face_up(data_.face_up[room]);
+  }
   const bool unit_bytes = version >= 3;
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
@@ -147,6 +152,11 @@ void MorgenlandState::SeatsToProto(int version, v1::MorgenlandState* proto) cons
     if (version == 1) {
       for (int token = 0; token < kTokens; ++token)
         TokenToProto(s, seat, token, true, seat_proto->add_tokens());
+    } else if (version >= 4) {
+      std::string& places = *seat_proto->mutable_token_places();
+      for (int8_t space : s.token_space) places.push_back(static_cast<char>(space - kSetAside));
+      places.append(AsBytes(s.copies));
+      seat_proto->set_face_up_tokens(s.face_up);
     } else {
       seat_proto->mutable_token_spaces()->Reserve(kTokens);
       seat_proto->mutable_token_copies()->Reserve(kTokens);
@@ -197,7 +207,7 @@ void WriteRoom(const Data& data, int room, MessageWriter& out) {
   out.Message(v1::MorgenlandState::kRoomsFieldNumber, fields);
 }
 
-// A seat of format 4 as an entry of the state's `seats`: its tokens as the bytes of their
+// A seat of formats 4 and 5 as an entry of the state's `seats`: its tokens as the bytes of their
 // places (0 set aside, 1 in hand, else 2 + the space) and copies, its unit lists as bytes.
 void WriteSeat(const Data& data, int seat, MessageWriter& out) {
   using SeatState = v1::MorgenlandSeatState;
@@ -228,15 +238,14 @@ void WriteSeat(const Data& data, int seat, MessageWriter& out) {
 
 }  // namespace
 
-// The rooms, and from format 4 the seats, follow protobuf's part as MessageWriter writes them
-// (its generic writing of these small messages was a sixth of a combined call): readers take
-// fields in any order, and the bytes stay a function of the state.
-void MorgenlandState::AppendRoomsAndSeats(int version, std::string* out) const {
+// Format 5: format 4's fields, its rooms and seats after protobuf's part as MessageWriter writes
+// them (protobuf's generic writing of these small messages was a sixth of a combined call):
+// readers take fields in any order, and the bytes stay a function of the state.
+void MorgenlandState::AppendRoomsAndSeats(std::string* out) const {
   std::array<uint8_t, kMaxPlayers * (MessageWriter::MessageBytes(kRoomBytes) + MessageWriter::MessageBytes(kSeatStateBytes))> buffer;
   MessageWriter fields(buffer.data());
   for (int room = 0; room < data_.players; ++room) WriteRoom(data_, room, fields);
-  if (version >= 4)
-    for (int seat = 0; seat < data_.players; ++seat) WriteSeat(data_, seat, fields);
+  for (int seat = 0; seat < data_.players; ++seat) WriteSeat(data_, seat, fields);
   out->append(fields.bytes());
 }
 

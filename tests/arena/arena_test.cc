@@ -186,7 +186,7 @@ TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
   }
   int earlier_formats = 0;
 #if GAVEL_HAS_GAME_morgenland
-  earlier_formats += 3;
+  earlier_formats += 4;
 #endif
 #if GAVEL_HAS_GAME_moonlight_market
   earlier_formats += 3;

@@ -6,6 +6,7 @@
 #include <bit>
 #include <numeric>
 
+#include "engine/core/hash.h"
 #include "engine/morgenland/morgenland_magic.h"
 #include "gavel/v1/morgenland.pb.h"
 #include "gmock/gmock.h"
@@ -1501,27 +1502,46 @@ TEST(MorgenlandOptions, MaxRoundsEndsTheGame) {
   EXPECT_EQ(static_cast<const MorgenlandState&>(state).data().round, 1);
 }
 
-// States and sealed tokens made before format 4 list each seat's token spaces and copies as
-// numbers, those before format 3 the unit lists as messages, and those before format 2 each
-// token as a message: the engine still reads them, into the same state, at every step of a
-// random game.
-TEST(MorgenlandWire, ReadsFormatsOneToThreeIntoTheSameState) {
+// States and sealed tokens made before format 5 have the same fields in protobuf's order,
+// those before format 4 list each seat's token spaces and copies as numbers, those before
+// format 3 the unit lists as messages, and those before format 2 each token as a message: the
+// engine still reads them, into the same state, at every step of a random game.
+TEST(MorgenlandWire, ReadsFormatsOneToFourIntoTheSameState) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
   testing::PlayRandomly(**state, 2, [](const State& now) {
     size_t newer_size = now.Bytes().size();
-    for (int versions_back = 1; versions_back <= 3; ++versions_back) {
+    for (int versions_back = 1; versions_back <= 4; ++versions_back) {
       const auto old_form = testing::ExpectEarlierFormatReadsBack<v1::MorgenlandState>(now, versions_back);
-      EXPECT_TRUE(old_form.seats(0).token_places().empty());  // format 4's bytes
-      EXPECT_EQ(old_form.treasury_units().empty(), versions_back >= 2);  // format 3's bytes
-      EXPECT_EQ(old_form.seats(0).tokens_size(), versions_back == 3 ? 8 : 0);  // format 1's messages
-      const size_t earlier_size = now.EarlierFormatBytes(versions_back).size();
-      EXPECT_LT(newer_size, earlier_size);
-      newer_size = earlier_size;
+      EXPECT_EQ(old_form.seats(0).token_places().empty(), versions_back >= 2);  // format 4's bytes
+      EXPECT_EQ(old_form.treasury_units().empty(), versions_back >= 3);  // format 3's bytes
+      EXPECT_EQ(old_form.seats(0).tokens_size(), versions_back == 4 ? 8 : 0);  // format 1's messages
+      const std::string earlier = now.EarlierFormatBytes(versions_back);
+      if (versions_back == 1) {  // the same fields in another order
+        EXPECT_EQ(newer_size, earlier.size());
+        EXPECT_NE(now.Bytes(), earlier);
+      } else {
+        EXPECT_LT(newer_size, earlier.size());
+      }
+      newer_size = earlier.size();
     }
     v1::GameState none;
-    EXPECT_FALSE(now.SerializeEarlierFormat(4, &none));
+    EXPECT_FALSE(now.SerializeEarlierFormat(5, &none));
   }, /*max_steps=*/600);
+}
+
+// Replays recorded before format 5 hold hashes of format 4's bytes, which must stay what they
+// were: these hashes are the ones the engine recorded while format 4 was current.
+TEST(MorgenlandWire, FormatFourBytesAreTheOnesRecordedBefore) {
+  auto state = MorgenlandGame().NewGame(4, 3, {});
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(Fnv1a64((*state)->EarlierFormatBytes(1)), 0x48fb8372d791d227u);
+  std::vector<Move> legal;
+  for (int move = 0; move < 40; ++move) {
+    (*state)->LegalMoves(legal);
+    ASSERT_TRUE((*state)->Apply(legal[0]).ok());
+  }
+  EXPECT_EQ(Fnv1a64((*state)->EarlierFormatBytes(1)), 0x5b595f97a6121e66u);
 }
 
 // A state's rooms and seats are written by MessageWriter after protobuf's part: at every step
@@ -1554,13 +1574,13 @@ TEST(MorgenlandWire, RefusesTokensInTwoFormsOrOutOfRange) {
   auto state = MorgenlandGame().NewGame(4, 3, {});
   ASSERT_TRUE(state.ok()) << state.status();
   v1::GameState messages, numbers;
-  ASSERT_TRUE((*state)->SerializeEarlierFormat(3, &messages));
-  ASSERT_TRUE((*state)->SerializeEarlierFormat(1, &numbers));
+  ASSERT_TRUE((*state)->SerializeEarlierFormat(4, &messages));
+  ASSERT_TRUE((*state)->SerializeEarlierFormat(2, &numbers));
   v1::MorgenlandState message_form, number_form;
   ASSERT_TRUE(messages.state().UnpackTo(&message_form));
   ASSERT_TRUE(numbers.state().UnpackTo(&number_form));
   const auto refusal = testing::RefusalOfChange<v1::MorgenlandState>(**state);
-  const auto refusal_before_4 = testing::RefusalOfChange<v1::MorgenlandState>(**state, /*versions_back=*/1);
+  const auto refusal_before_4 = testing::RefusalOfChange<v1::MorgenlandState>(**state, /*versions_back=*/2);
   EXPECT_EQ(refusal([](v1::MorgenlandState&) {}), "");
   EXPECT_THAT(refusal([&](v1::MorgenlandState& proto) {
                 *proto.mutable_seats(1)->mutable_tokens() = message_form.seats(1).tokens();
