@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "engine/core/hash.h"
 #include "engine/core/registry.h"
 #include "engine/core/rng.h"
 #include "gavel/v1/arena.grpc.pb.h"
@@ -213,6 +214,50 @@ TEST(Replay, NoBytesBeforeAGamesFirstStateFormat) {
       EXPECT_NE((*state)->EarlierFormatBytes(current - 1), "") << game->name();
     }
     EXPECT_EQ((*state)->EarlierFormatBytes(current), "") << game->name();
+  }
+}
+
+// Replays keep the hash of every state's bytes: a game's state format, once written, must
+// keep its bytes. These hashes are what engines recorded (the first two rows of Morgenland's
+// format 4 by the engine before its format 5), for a game of three seats from seed 3: of the
+// first state and of the state after 40 moves (or the last, if the game ends first), each the
+// first legal one. A new format adds rows; no row changes.
+TEST(Replay, StateFormatsKeepTheHashesEnginesRecorded) {
+  struct Recorded {
+    const char* game;
+    int format;
+    uint64_t first, after_40_moves;
+  };
+  static constexpr Recorded kRecorded[] = {
+      {"sultan", 2, 0xa7f60141f1f90d57, 0xc86663b5640011fd},
+      {"moonlight_market", 4, 0xe84a9ca189165846, 0x7637f8db6ee94a56},
+      {"carat", 3, 0xe13d5aa523bfc3e9, 0xd48de605a4a6fe8b},
+      {"mercado", 2, 0x553a88ee95cd7ae2, 0xfda57e136b056e4d},
+      {"morgenland", 4, 0x3ae90d4fc9632728, 0xb5c02e7ef1c61178},
+      {"morgenland", 5, 0xa0af56f7c4897504, 0x8c974923ef5a0338},
+  };
+  for (const Game* game : AllGames()) {
+    int rows = 0;
+    for (const Recorded& recorded : kRecorded) {
+      if (recorded.game != game->name()) continue;
+      SCOPED_TRACE(absl::StrCat(game->name(), " format ", recorded.format));
+      ++rows;
+      auto state = game->NewGame(3, 3, {});
+      ASSERT_TRUE(state.ok()) << state.status();
+      const int versions_back = (*state)->FormatVersion() - recorded.format;
+      ASSERT_GE(versions_back, 0);
+      const auto hash = [&] {
+        return Fnv1a64(versions_back == 0 ? (*state)->Bytes() : (*state)->EarlierFormatBytes(versions_back));
+      };
+      EXPECT_EQ(hash(), recorded.first);
+      std::vector<Move> legal;
+      for (int move = 0; move < 40 && !(*state)->finished(); ++move) {
+        (*state)->LegalMoves(legal);
+        ASSERT_TRUE((*state)->Apply(legal[0]).ok());
+      }
+      EXPECT_EQ(hash(), recorded.after_40_moves);
+    }
+    EXPECT_GT(rows, 0) << game->name() << "'s current format has no recorded hashes";
   }
 }
 

