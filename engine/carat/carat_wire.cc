@@ -122,8 +122,7 @@ absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data) {
   return absl::OkStatus();
 }
 
-void BoardToProto(const Data& data, bool with_corners,
-                  google::protobuf::RepeatedPtrField<v1::CaratSpace>* out) {
+void BoardToProto(const Data& data, google::protobuf::RepeatedPtrField<v1::CaratSpace>* out) {
   out->Reserve(out->size() + kSpaces);
   for (int space = 0; space < kSpaces; ++space) {
     v1::CaratSpace* shown = out->Add();
@@ -131,9 +130,6 @@ void BoardToProto(const Data& data, bool with_corners,
     if (tile < 0) continue;
     TileToProto(tile, shown->mutable_tile());
     shown->set_rotation(data.rotation[space]);
-    if (!with_corners) continue;
-    for (int corner = 0; corner < kCorners; ++corner)
-      shown->add_corners(ProtoColour(CornerColour(TileType(tile), data.rotation[space], corner)));
   }
 }
 
@@ -185,7 +181,7 @@ void CaratState::SerializeFormat(int version, v1::GameState* out) const {
       rotations[space] = static_cast<char>(data_.rotation[space]);
     }
   } else {
-    BoardToProto(data_, /*with_corners=*/false, proto.mutable_board());
+    BoardToProto(data_, proto.mutable_board());
   }
   for (Seat seat = 0; seat < data_.players; ++seat) {
     auto* shown = proto.add_seats();

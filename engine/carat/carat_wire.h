@@ -55,9 +55,9 @@ absl::Status TilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTi
                             const PartName& what, uint64_t* out);
 void TilesToProto(uint64_t tiles, google::protobuf::RepeatedPtrField<v1::CaratTile>* out);
 absl::Status ScoreFromProto(int32_t score, Seat seat, Data* data);
-void BoardToProto(const Data& data, bool with_corners,
-                  google::protobuf::RepeatedPtrField<v1::CaratSpace>* out);
-// A board as space messages (a view, with corner colours; a format-1 state, without).
+// A format-1 state's board as space messages (the view writes its own, with corner colours).
+void BoardToProto(const Data& data, google::protobuf::RepeatedPtrField<v1::CaratSpace>* out);
+// A board from space messages (a view, with corner colours; a format-1 state, without).
 absl::Status BoardFromProto(const google::protobuf::RepeatedPtrField<v1::CaratSpace>& in, bool is_view,
                             Data* data);
 

@@ -69,8 +69,9 @@ inline absl::Status TreasuryUnitsFromProto(const v1::MorgenlandView& in, Data* d
 // A state's shelves, bank and box, in either form.
 absl::Status TreasuryUnitsFromProto(const v1::MorgenlandState& in, Data* data);
 
-template <typename Proto>
-void TreasuryUnitsToProto(const Data& data, Proto* out) {
+// The caves' shelves and the bank as messages (a state before format 3; the view writes them
+// with MessageWriter).
+inline void TreasuryUnitsToProto(const Data& data, v1::MorgenlandState* out) {
   for (const auto& shelves : data.shelves) ToProto(shelves, out->add_shelves());
   ToProto(data.bank, out->mutable_bank());
 }
