@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/core/hash.h"
 #include "engine/core/rng.h"
 #include "engine/core/status.h"
 #include "spdlog/spdlog.h"
@@ -50,11 +51,7 @@ std::string HashText(uint64_t hash) { return absl::StrFormat("%016x", hash); }
 
 }  // namespace
 
-std::string BytesHash(const std::string& bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (unsigned char byte : bytes) hash = (hash ^ byte) * 0x100000001b3ull;
-  return absl::StrFormat("%016x", hash);
-}
+std::string BytesHash(const std::string& bytes) { return absl::StrFormat("%016x", Fnv1a64(bytes)); }
 
 absl::StatusOr<MatchRecord> Referee::Play(
     const MatchPlan& plan, const std::function<absl::Status(const MatchRecord&)>& finish) {
