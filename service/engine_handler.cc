@@ -154,13 +154,14 @@ void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, 
   for (Move move : moves) {
     const absl::string_view ready = state.EncodedMove(move);
     if (!ready.empty()) {
-      AppendLengthDelimited(field, ready.size(), [&](uint8_t* at) { std::memcpy(at, ready.data(), ready.size()); }, out);
+      AppendLengthDelimited(
+          field, ready.size(), [&](uint8_t* at) { std::memcpy(at, ready.data(), ready.size()); }, out);
       continue;
     }
     scratch.mutable_detail()->Clear();
     DescribeMove(state, move, &scratch);
-    AppendLengthDelimited(field, scratch.ByteSizeLong(), [&](uint8_t* at) { scratch.SerializeWithCachedSizesToArray(at); },
-                out);
+    AppendLengthDelimited(
+        field, scratch.ByteSizeLong(), [&](uint8_t* at) { scratch.SerializeWithCachedSizesToArray(at); }, out);
   }
 }
 

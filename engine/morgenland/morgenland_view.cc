@@ -1,8 +1,6 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
 #include "engine/morgenland/morgenland_wire.h"
 
-#include <cstring>
-
 #include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 
@@ -72,8 +70,8 @@ constexpr size_t kSeatViewBytes =
     2 * MessageWriter::NumberListBytes(kArtifactTypes) + MessageWriter::NumberListBytes(kSpaces) +
     10 * MessageWriter::ScalarBytes();
 
-// `seat` as `viewer` sees it, appended to a view's bytes as an entry of its `seats`.
-void AppendSeatView(const Data& data, int seat, Seat viewer, std::string* out) {
+// `seat` as `viewer` sees it, as an entry of the view's `seats`.
+void WriteSeatView(const Data& data, int seat, Seat viewer, MessageWriter& out) {
   using SeatView = v1::MorgenlandSeatView;
   const SeatData& s = data.seats[seat];
   const bool own = seat == viewer;
@@ -100,25 +98,23 @@ void AppendSeatView(const Data& data, int seat, Seat viewer, std::string* out) {
   fields.Bool(SeatView::kDjinnFieldNumber, s.djinn);
   fields.UInt32(SeatView::kArtifactsFieldNumber, std::accumulate(s.owned.begin(), s.owned.end(), 0));
   if (own) fields.NumberList(SeatView::kStartFieldNumber, s.start);
-  AppendLengthDelimited(v1::MorgenlandView::kSeatsFieldNumber, fields.size(),
-                        [&](uint8_t* at) { std::memcpy(at, buffer.data(), fields.size()); }, out);
+  out.Message(v1::MorgenlandView::kSeatsFieldNumber, fields);
 }
 
 // The unit lists and the seats, written after the rest of the view (MessageWriter), in field
 // order: the caves' shelves, the bank, the seats and (professional game) the box.
 void AppendUnitsAndSeats(const Data& data, Seat viewer, std::string* out) {
   using View = v1::MorgenlandView;
-  std::array<uint8_t, (kKinds + 1) * MessageWriter::NumberListBytes(kKinds)> buffer;  // then the box's
-  static_assert(kMaxShelves <= kKinds && MessageWriter::NumberListBytes(kArtifactTypes) <= sizeof(buffer));
-  MessageWriter treasury(buffer.data());
-  for (const auto& shelves : data.shelves) treasury.NumberList(View::kShelvesFieldNumber, shelves);
-  treasury.NumberList(View::kBankFieldNumber, data.bank);
-  out->append(treasury.bytes());
-  for (int seat = 0; seat < data.players; ++seat) AppendSeatView(data, seat, viewer, out);
-  if (!data.pro) return;
-  MessageWriter box(buffer.data());
-  box.NumberList(View::kBoxFieldNumber, data.box);
-  out->append(box.bytes());
+  static_assert(kMaxShelves <= kKinds);
+  std::array<uint8_t, (kKinds + 1) * MessageWriter::NumberListBytes(kKinds) +
+                          kMaxPlayers * MessageWriter::MessageBytes(kSeatViewBytes) +
+                          MessageWriter::NumberListBytes(kArtifactTypes)> buffer;
+  MessageWriter fields(buffer.data());
+  for (const auto& shelves : data.shelves) fields.NumberList(View::kShelvesFieldNumber, shelves);
+  fields.NumberList(View::kBankFieldNumber, data.bank);
+  for (int seat = 0; seat < data.players; ++seat) WriteSeatView(data, seat, viewer, fields);
+  if (data.pro) fields.NumberList(View::kBoxFieldNumber, data.box);
+  out->append(fields.bytes());
 }
 
 }  // namespace

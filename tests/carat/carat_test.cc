@@ -11,6 +11,7 @@
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/observed_view.h"
 #include "tests/support/random_play.h"
 
 namespace gavel::carat {
@@ -658,11 +659,8 @@ TEST(CaratViews, ViewsAreProtobufsOwnBytes) {
   testing::PlayRandomly(*state, 3, [&](const State& at) {
     const Data& data = static_cast<const CaratState&>(at).data();
     for (Seat viewer = kNoSeat; viewer < data.players; ++viewer) {
-      v1::View view;
-      at.Observe(viewer, &view);
-      v1::CaratView shown;
-      ASSERT_TRUE(view.view().UnpackTo(&shown));
-      ASSERT_EQ(view.view().value(), shown.SerializeAsString()) << "viewer " << viewer;
+      const auto [bytes, shown] = testing::Observed<v1::CaratView>(at, viewer);
+      ASSERT_EQ(bytes, shown.SerializeAsString()) << "viewer " << viewer;
       ASSERT_EQ(shown.chips_size(), kChips);
       for (int chip = 0; chip < kChips; ++chip) {
         EXPECT_EQ(shown.chips(chip), data.chip_value[chip]);

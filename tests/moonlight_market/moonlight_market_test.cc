@@ -8,6 +8,7 @@
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/observed_view.h"
 #include "tests/support/random_play.h"
 
 namespace gavel::moonlight_market {
@@ -680,11 +681,8 @@ TEST(MoonlightViews, ViewsAreProtobufsOwnBytes) {
     testing::PlayRandomly(*state, 5, [&](const State& at) {
       const Data& data = static_cast<const MoonlightState&>(at).data();
       for (Seat viewer = kNoSeat; viewer < data.participants(); ++viewer) {
-        v1::View view;
-        at.Observe(viewer, &view);
-        v1::MoonlightView shown;
-        ASSERT_TRUE(view.view().UnpackTo(&shown));
-        ASSERT_EQ(view.view().value(), shown.SerializeAsString()) << "viewer " << viewer;
+        const auto [bytes, shown] = testing::Observed<v1::MoonlightView>(at, viewer);
+        ASSERT_EQ(bytes, shown.SerializeAsString()) << "viewer " << viewer;
         EXPECT_THAT(shown.supply(), ElementsAreArray(data.supply));
         EXPECT_THAT(shown.box(), ElementsAreArray(data.box));
         if (viewer == kNoSeat) continue;

@@ -11,9 +11,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/property_suite.h"
-#include "tests/support/appended_lists.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/observed_view.h"
 #include "tests/support/random_play.h"
 
 namespace gavel::morgenland {
@@ -1368,16 +1368,13 @@ TEST(MorgenlandViews, SeatsAndUnitListsAreProtobufsOwnBytes) {
     testing::PlayRandomly(**state, 18, [&](const State& at) {
       const Data& data = static_cast<const MorgenlandState&>(at).data();
       for (Seat viewer = kNoSeat; viewer < data.players; ++viewer) {
-        v1::View view;
-        at.Observe(viewer, &view);
-        v1::MorgenlandView parsed;
-        ASSERT_TRUE(view.view().UnpackTo(&parsed));
-        v1::MorgenlandView lists;
-        *lists.mutable_shelves() = parsed.shelves();
-        *lists.mutable_bank() = parsed.bank();
-        *lists.mutable_seats() = parsed.seats();
-        if (parsed.has_box()) *lists.mutable_box() = parsed.box();
-        const v1::MorgenlandView shown = testing::ViewEndingWith(at, viewer, lists);
+        const auto [bytes, shown] = testing::Observed<v1::MorgenlandView>(at, viewer);
+        v1::MorgenlandView written;  // the fields written last, in the order protobuf writes them
+        *written.mutable_shelves() = shown.shelves();
+        *written.mutable_bank() = shown.bank();
+        *written.mutable_seats() = shown.seats();
+        if (shown.has_box()) *written.mutable_box() = shown.box();
+        EXPECT_TRUE(bytes.ends_with(written.SerializeAsString())) << "the view's last bytes are not protobuf's own";
         for (int kind = 0; kind < kKinds; ++kind)
           EXPECT_THAT(shown.shelves(kind).units(), ElementsAreArray(data.shelves[kind]));
         EXPECT_THAT(shown.bank().units(), ElementsAreArray(data.bank));
