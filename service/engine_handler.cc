@@ -213,22 +213,21 @@ absl::Status FillIncluded(const v1::Include& include, const State& state, const 
 }
 
 // A seat's caller gets its own events only; a trusted one all of them, per seat on request.
+// They go in the tail when there is one, else into the response.
 template <typename Response>
-void FillEvents(EventLog& log, int seats, bool per_seat, const Caller& caller, Response* response) {
+absl::Status FillEvents(const EventLog& log, int seats, bool per_seat, const Caller& caller, Response* response,
+                ResponseTail* tail) {
+  std::string bytes;
+  std::string* out = tail ? &tail->bytes : &bytes;
   if (!caller.owner()) {
-    auto* seat_events = response->add_seat_events();
-    seat_events->set_seat(caller.access.seat);
-    log.MoveForSeatTo(caller.access.seat, seat_events->mutable_events());
-    return;
+    log.AppendSeatEvents(Response::kSeatEventsFieldNumber, caller.access.seat, out);
+  } else {
+    if (per_seat)
+      for (Seat seat = 0; seat < seats; ++seat) log.AppendSeatEvents(Response::kSeatEventsFieldNumber, seat, out);
+    log.AppendAll(Response::kEventsFieldNumber, seats, out);
   }
-  if (per_seat) {
-    for (Seat seat = 0; seat < seats; ++seat) {
-      auto* seat_events = response->add_seat_events();
-      seat_events->set_seat(seat);
-      log.AppendForSeat(seat, seat_events->mutable_events());
-    }
-  }
-  log.MoveAllTo(seats, response->mutable_events());
+  if (!tail && !response->MergeFromString(bytes)) return absl::InternalError("the events' bytes do not parse");
+  return absl::OkStatus();
 }
 
 void FillInfo(const GameInfo& info, v1::GameInfo* out) {
@@ -365,7 +364,7 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.game()));
   OptionMap options(request.options().begin(), request.options().end());
-  EventLog log(response->GetArena());
+  EventLog log;
   GAVEL_ASSIGN_OR_RETURN(auto state,
                          game->NewGame(request.players(), request.seed(), options, &log));
   const Caller owner;
@@ -377,7 +376,7 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
     GAVEL_ASSIGN_OR_RETURN(key_ring, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
   }
   FillStatus(*state, owner, response->mutable_status());
-  FillEvents(log, state->seats(), request.per_seat_events(), owner, response);
+  GAVEL_RETURN_IF_ERROR(FillEvents(log, state->seats(), request.per_seat_events(), owner, response, tail));
   if (request.seal()) KeepSealed(states, response->sealed().token(), key_ring, std::move(state));
   else Keep(states, bytes, std::move(state));
   return absl::OkStatus();
@@ -403,7 +402,7 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_RETURN_IF_ERROR(CheckMayMove(state, caller, request));
   if (!request.has_move()) return absl::InvalidArgumentError("the request carries no move");
   GAVEL_ASSIGN_OR_RETURN(auto move, state.game().ParseMove(request.move()));
-  EventLog log(response->GetArena());
+  EventLog log;
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
   std::unique_ptr<v1::GameState> owned;
@@ -413,7 +412,7 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
     GAVEL_ASSIGN_OR_RETURN(key_ring, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
   }
   FillStatus(state, caller, response->mutable_status());
-  FillEvents(log, state.seats(), request.per_seat_events(), caller, response);
+  GAVEL_RETURN_IF_ERROR(FillEvents(log, state.seats(), request.per_seat_events(), caller, response, tail));
   if (caller.sealed) KeepSealed(states, response->token(), key_ring, std::move(opened.state));
   else Keep(states, bytes, std::move(opened.state));
   return absl::OkStatus();

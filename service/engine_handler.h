@@ -31,9 +31,9 @@ std::string SealedStateKey(absl::string_view token, uint64_t key_ring);
 // Wire bytes a handler writes for the server to send right after the response's own
 // serialization: the legal moves, each encoded through one reused Move message instead of
 // built as a Move message of its own on the response (which took about a quarter of
-// Carat's combined call). Protobuf joins a repeated field's entries wherever they lie in
-// the bytes, so the receiver parses the same message. A handler given no tail puts the
-// moves in the response.
+// Carat's combined call), and the events as the game's EventLog wrote them. Protobuf joins
+// a repeated field's entries wherever they lie in the bytes, so the receiver parses the
+// same message. A handler given no tail puts them in the response.
 struct ResponseTail {
   std::string bytes;
 };

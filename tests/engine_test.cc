@@ -124,6 +124,62 @@ TEST(MessageWriter, WritesProtobufsOwnBytes) {
             apply.SerializeAsString());
 }
 
+// The service copies an EventLog's bytes into responses as they are: they must be the bytes
+// protobuf writes for the same events, with and without a detail's value, a text, a seat in
+// the audience, at seat 0 (whose SeatEvents leaves its seat out) and past the table's seats.
+TEST(EventLog, WritesProtobufsOwnBytes) {
+  struct Emitted {
+    SeatMask audience;
+    v1::GameStatus detail;
+    std::string text;
+  };
+  std::vector<Emitted> emitted(4);
+  emitted[0] = {kEveryone, {}, "everybody sees this"};
+  emitted[1].audience = OnlySeat(0) | OnlySeat(2);
+  emitted[1].detail.set_to_move(-1);
+  emitted[1].detail.add_results()->set_score(300);
+  emitted[2] = {OnlySeat(1), {}, std::string(200, 'x')};
+  emitted[2].detail.set_seats(7);
+  emitted[3] = {OnlySeat(5), {}, ""};
+  EventLog log;
+  for (const Emitted& event : emitted) log.Emit(event.audience, event.detail, event.text);
+  ASSERT_EQ(log.size(), emitted.size());
+
+  const int seats = 3;
+  const auto as_message = [&](const Emitted& event, bool visible_to) {
+    v1::Event message;
+    PackAny(event.detail, message.mutable_detail());
+    message.set_text(event.text);
+    for (Seat seat = 0; seat < seats && visible_to; ++seat)
+      if (event.audience & OnlySeat(seat)) message.add_visible_to(seat);
+    return message;
+  };
+  v1::ApplyResponse expected;
+  for (Seat seat = 0; seat < seats; ++seat) {
+    v1::SeatEvents* seat_events = expected.add_seat_events();
+    seat_events->set_seat(seat);
+    for (const Emitted& event : emitted)
+      if (event.audience & OnlySeat(seat)) *seat_events->add_events() = as_message(event, false);
+  }
+  for (const Emitted& event : emitted) *expected.add_events() = as_message(event, true);
+  std::string written;
+  for (Seat seat = 0; seat < seats; ++seat)
+    log.AppendSeatEvents(v1::ApplyResponse::kSeatEventsFieldNumber, seat, &written);
+  log.AppendAll(v1::ApplyResponse::kEventsFieldNumber, seats, &written);
+  v1::ApplyResponse events_only, seat_events_only;
+  *events_only.mutable_events() = expected.events();
+  *seat_events_only.mutable_seat_events() = expected.seat_events();
+  EXPECT_EQ(written, seat_events_only.SerializeAsString() + events_only.SerializeAsString());
+
+  std::vector<v1::Event> all = log.All(seats);
+  ASSERT_EQ(all.size(), emitted.size());
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].SerializeAsString(), expected.events(static_cast<int>(i)).SerializeAsString());
+  const std::vector<v1::Event> second_seat = log.ForSeat(1);
+  ASSERT_EQ(second_seat.size(), 2u);
+  EXPECT_EQ(second_seat[1].text(), emitted[2].text);
+  EXPECT_TRUE(log.ForSeat(kMaxSeats).empty());
+}
+
 TEST(Rng, SameStateSameSequence) {
   Rng a(Rng::FromSeed(42)), b(Rng::FromSeed(42)), c(Rng::FromSeed(43));
   for (int i = 0; i < 100; ++i) {

@@ -1,6 +1,6 @@
-// The handlers' response tail and state cache (service/engine_handler.h): the legal moves a
-// handler encodes behind the response, as the server sends them, parse to exactly the
-// response the handler builds without a tail; and a handler that takes its state from the
+// The handlers' response tail and state cache (service/engine_handler.h): the legal moves and
+// events a handler encodes behind the response, as the server sends them, parse to exactly
+// the response the handler builds without a tail; and a handler that takes its state from the
 // cache answers exactly as one that decodes it. For every game at every table size and every
 // step of a random game.
 #include <random>
@@ -24,12 +24,15 @@ std::string Received(const Response& response, const ResponseTail& tail) {
   return parsed.SerializeAsString();
 }
 
+// The legal moves and events a response holds as messages.
 int Listed(const v1::LegalMovesResponse& response) { return response.moves_size(); }
 template <typename Response>
-int Listed(const Response& response) { return response.legal_moves_size(); }
+int Listed(const Response& response) {
+  return response.legal_moves_size() + response.events_size() + response.seat_events_size();
+}
 
 // Runs `handler` on `request` without a tail, with one, and with one and `states`; expects
-// the same message received each time, the moves in the tail only, and returns the response
+// the same message received each time, the moves and events in the tail only, and returns the response
 // built without a tail or cache.
 template <typename Response, typename Request, typename Handler>
 Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& request, StateCache& states) {
@@ -41,7 +44,7 @@ Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& 
   EXPECT_EQ(Received(with_tail, tail), with_message.SerializeAsString());
   EXPECT_EQ(Received(with_cache, cached_tail), with_message.SerializeAsString());
   EXPECT_EQ(Listed(with_tail), 0);
-  EXPECT_EQ(tail.bytes.empty(), Listed(with_message) == 0) << "the moves travel in the tail";
+  EXPECT_EQ(tail.bytes.empty(), Listed(with_message) == 0) << "the moves and events travel in the tail";
   return with_message;
 }
 
@@ -63,6 +66,7 @@ TEST(ResponseTailAndStateCache, ChangeNothingThatIsReceived) {
       *apply.mutable_state()->mutable_full() = state;
       *apply.mutable_move() = legal[random() % legal.size()];
       *apply.mutable_include() = include;
+      apply.set_per_seat_events(random() % 2 == 0);
       const auto applied = ExpectTailAndCacheChangeNothing<v1::ApplyResponse>(Apply, apply, states);
       if (applied.status().finished()) break;
       v1::LegalMovesRequest listed;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/hash.h"
@@ -10,6 +11,7 @@
 #include "google/protobuf/arena.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
 
 namespace gavel {
 
@@ -52,55 +54,105 @@ void EventScratch::Close() {
   }
 }
 
-void EventLog::Record(SeatMask audience, const std::string& type_url,
-                      const google::protobuf::MessageLite& detail, std::string text) {
-  v1::Event& event = *events_.Add();
-  google::protobuf::Any* packed = event.mutable_detail();  // as Any::PackFrom packs it
-  packed->set_type_url(type_url);
-  detail.SerializeToString(packed->mutable_value());
-  event.set_text(std::move(text));
-  audiences_.push_back(audience);
+namespace {
+using google::protobuf::io::CodedOutputStream;
+using google::protobuf::internal::WireFormatLite;
+
+// A length-delimited field's tag and length, fields numbered under 16 (one byte of tag).
+uint8_t* WriteShortTag(int field, size_t size, uint8_t* out) {
+  out = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, out);
+  return CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), out);
+}
+size_t ShortFieldSize(size_t size) { return 1 + CodedOutputStream::VarintSize32(static_cast<uint32_t>(size)) + size; }
+
+// v1::Event's visible_to (packed; seats under 128 take a byte each): its bytes, the seats
+// among 0..seats-1 in `audience`.
+size_t VisibleToSize(SeatMask audience, int seats) {
+  const int count = std::popcount(audience & ((SeatMask{1} << seats) - 1));
+  return count == 0 ? 0 : ShortFieldSize(static_cast<size_t>(count));
+}
+uint8_t* WriteVisibleTo(SeatMask audience, int seats, uint8_t* out) {
+  const int count = std::popcount(audience & ((SeatMask{1} << seats) - 1));
+  if (count == 0) return out;
+  out = WriteShortTag(v1::Event::kVisibleToFieldNumber, static_cast<size_t>(count), out);
+  for (Seat seat = 0; seat < seats; ++seat)
+    if (audience & OnlySeat(seat)) *out++ = static_cast<uint8_t>(seat);
+  return out;
 }
 
-void EventLog::MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out) {
-  const SeatMask all_seats = (SeatMask{1} << seats) - 1;
-  for (int i = 0; i < events_.size(); ++i) {
-    auto* visible_to = events_[i].mutable_visible_to();
-    visible_to->Reserve(std::popcount(audiences_[i] & all_seats));
-    for (Seat seat = 0; seat < seats; ++seat)
-      if (audiences_[i] & OnlySeat(seat)) visible_to->Add(seat);
+uint8_t* Grow(std::string* out, size_t size) {
+  const size_t at = out->size();
+  out->resize(at + size);
+  return reinterpret_cast<uint8_t*>(out->data()) + at;
+}
+}  // namespace
+
+// The bytes protobuf writes for v1::Event{detail, text}: detail (an Any: type URL, value)
+// always, text unless empty.
+void EventLog::Record(SeatMask audience, const std::string& type_url,
+                      const google::protobuf::MessageLite& detail, std::string text) {
+  static_assert(v1::Event::kDetailFieldNumber < 16 && v1::Event::kTextFieldNumber < 16);
+  const size_t value_size = detail.ByteSizeLong();
+  const size_t any_size = ShortFieldSize(type_url.size()) + (value_size == 0 ? 0 : ShortFieldSize(value_size));
+  const size_t size = ShortFieldSize(any_size) + (text.empty() ? 0 : ShortFieldSize(text.size()));
+  if (bytes_.empty()) bytes_.reserve(1024);
+  const uint32_t begin = static_cast<uint32_t>(bytes_.size());
+  uint8_t* out = Grow(&bytes_, size);
+  out = WriteShortTag(v1::Event::kDetailFieldNumber, any_size, out);
+  out = WriteShortTag(google::protobuf::Any::kTypeUrlFieldNumber, type_url.size(), out);
+  out = CodedOutputStream::WriteRawToArray(type_url.data(), static_cast<int>(type_url.size()), out);
+  if (value_size != 0) {
+    out = WriteShortTag(google::protobuf::Any::kValueFieldNumber, value_size, out);
+    out = detail.SerializeWithCachedSizesToArray(out);
   }
-  if (out->empty()) {
-    out->Swap(&events_);  // free when both live on the same arena
-  } else {
-    out->MergeFrom(events_);
+  if (!text.empty()) {
+    out = WriteShortTag(v1::Event::kTextFieldNumber, text.size(), out);
+    CodedOutputStream::WriteRawToArray(text.data(), static_cast<int>(text.size()), out);
   }
-  events_.Clear();
-  audiences_.clear();
+  events_.push_back({begin, static_cast<uint32_t>(size), audience});
+}
+
+void EventLog::AppendAll(int field, int seats, std::string* out) const {
+  for (const Recorded& event : events_) {
+    const size_t size = event.size + VisibleToSize(event.audience, seats);
+    AppendLengthDelimited(field, size, [&](uint8_t* to) {
+      std::memcpy(to, bytes_.data() + event.begin, event.size);
+      WriteVisibleTo(event.audience, seats, to + event.size);
+    }, out);
+  }
+}
+
+void EventLog::AppendSeatEvents(int field, Seat seat, std::string* out) const {
+  static_assert(v1::SeatEvents::kSeatFieldNumber < 16 && v1::SeatEvents::kEventsFieldNumber < 16);
+  size_t size = seat == 0 ? 0 : 1 + CodedOutputStream::VarintSize32SignExtended(seat);
+  for (const Recorded& event : events_)
+    if (Sees(seat, event)) size += ShortFieldSize(event.size);
+  AppendLengthDelimited(field, size, [&](uint8_t* to) {
+    if (seat != 0) to = WireFormatLite::WriteInt32ToArray(v1::SeatEvents::kSeatFieldNumber, seat, to);
+    for (const Recorded& event : events_) {
+      if (!Sees(seat, event)) continue;
+      to = WriteShortTag(v1::SeatEvents::kEventsFieldNumber, event.size, to);
+      to = CodedOutputStream::WriteRawToArray(bytes_.data() + event.begin, static_cast<int>(event.size), to);
+    }
+  }, out);
 }
 
 std::vector<v1::Event> EventLog::All(int seats) const {
-  std::vector<v1::Event> all(events_.begin(), events_.end());
-  for (size_t i = 0; i < all.size(); ++i)
+  std::vector<v1::Event> all(events_.size());
+  for (size_t i = 0; i < events_.size(); ++i) {
+    const std::string_view fields = Fields(events_[i]);
+    all[i].ParseFromArray(fields.data(), static_cast<int>(fields.size()));
     for (Seat seat = 0; seat < seats; ++seat)
-      if (audiences_[i] & OnlySeat(seat)) all[i].add_visible_to(seat);
+      if (events_[i].audience & OnlySeat(seat)) all[i].add_visible_to(seat);
+  }
   return all;
 }
 
 std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
   std::vector<v1::Event> visible;
-  ForEachVisible(seat, [&](int i) { visible.push_back(events_[i]); });
+  for (const Recorded& event : events_)
+    if (Sees(seat, event)) visible.emplace_back().ParseFromArray(bytes_.data() + event.begin, static_cast<int>(event.size));
   return visible;
-}
-
-void EventLog::AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) const {
-  ForEachVisible(seat, [&](int i) { *out->Add() = events_[i]; });
-}
-
-void EventLog::MoveForSeatTo(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) {
-  ForEachVisible(seat, [&](int i) { out->Add()->Swap(events_.Mutable(i)); });
-  events_.Clear();
-  audiences_.clear();
 }
 
 bool State::IsLegal(Move move) const {

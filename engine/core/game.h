@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -78,40 +79,36 @@ class EventDraft {
   Message* message_;
 };
 
-// Collects events as protos, for the service and for tests.
+// Collects events as their wire bytes: each event's detail and text are written once, when
+// the game emits it, and copied into a response's fields by the service (building them as
+// Event messages first took a third to a half of an Apply call's instructions).
 class EventLog : public EventSink {
  public:
-  // Events are built on `arena` when given (e.g. the response's arena, so moving them
-  // into the response copies nothing).
-  explicit EventLog(google::protobuf::Arena* arena = nullptr) : events_(arena) {}
-  // Moves every event into `out`, with `visible_to` listing the seats among 0..seats-1
-  // that may see it. The log is empty afterwards.
-  void MoveAllTo(int seats, google::protobuf::RepeatedPtrField<v1::Event>* out);
-  // A copy of every event, with `visible_to` filled in (for tests and logs).
+  // Appends every event as an entry of the repeated Event field `field`, with `visible_to`
+  // listing the seats among 0..seats-1 that may see it.
+  void AppendAll(int field, int seats, std::string* out) const;
+  // Appends a SeatEvents message as an entry of field `field`: `seat` and the events it may
+  // see (without `visible_to`). Goes only by the audience the game declared.
+  void AppendSeatEvents(int field, Seat seat, std::string* out) const;
+  // The same as messages, for tests and logs.
   std::vector<v1::Event> All(int seats) const;
-  // The events `seat` may see. Goes only by the audience the game declared.
   std::vector<v1::Event> ForSeat(Seat seat) const;
-  // The same, appended to `out` (copied on `out`'s arena).
-  void AppendForSeat(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out) const;
-  // The same, moved into `out` (no copy when both live on one arena); the log is empty
-  // afterwards.
-  void MoveForSeatTo(Seat seat, google::protobuf::RepeatedPtrField<v1::Event>* out);
   size_t size() const { return events_.size(); }
 
  private:
-  // Calls `visit` with the index of each event `seat` may see (none for a seat out of range).
-  template <typename Visit>
-  void ForEachVisible(Seat seat, const Visit& visit) const {
-    if (seat < 0 || seat >= kMaxSeats) return;
-    for (int i = 0; i < events_.size(); ++i)
-      if (audiences_[i] & OnlySeat(seat)) visit(i);
+  struct Recorded {
+    uint32_t begin, size;  // the Event's fields in `bytes_`, visible_to left out
+    SeatMask audience;
+  };
+  bool Sees(Seat seat, const Recorded& event) const {
+    return seat >= 0 && seat < kMaxSeats && (event.audience & OnlySeat(seat));
   }
-
+  std::string_view Fields(const Recorded& event) const { return std::string_view(bytes_).substr(event.begin, event.size); }
   void Record(SeatMask audience, const std::string& type_url, const google::protobuf::MessageLite& detail,
               std::string text) override;
 
-  google::protobuf::RepeatedPtrField<v1::Event> events_;  // without visible_to
-  absl::InlinedVector<SeatMask, 16> audiences_;  // a move's events fit without an allocation
+  std::string bytes_;
+  absl::InlinedVector<Recorded, 16> events_;  // a move's events fit without an allocation
 };
 
 // Score and place of every seat. Ranks are 1-based; equal ranks share a place.

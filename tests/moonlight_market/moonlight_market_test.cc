@@ -81,10 +81,7 @@ void SetHeld(Data& data, int seat, std::vector<int> tiles) {
 template <typename Pick>
 std::vector<v1::MoonlightEvent> EventsOf(const EventLog& log, Pick pick) {
   std::vector<v1::MoonlightEvent> picked;
-  EventLog copy = log;
-  google::protobuf::RepeatedPtrField<v1::Event> all;
-  copy.MoveAllTo(5, &all);
-  for (const v1::Event& event : all) {
+  for (const v1::Event& event : log.All(5)) {
     v1::MoonlightEvent detail;
     EXPECT_TRUE(event.detail().UnpackTo(&detail));
     if (pick(detail)) picked.push_back(detail);
