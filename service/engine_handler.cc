@@ -1,9 +1,11 @@
 #include "service/engine_handler.h"
 
+#include <array>
 #include <cstring>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/message_writer.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -123,22 +125,35 @@ absl::Status CheckSeat(const State& state, int seat) {
   return absl::OkStatus();
 }
 
-// Scores go to a seat's caller only once the game is finished: some games keep them hidden.
-void FillStatus(const State& state, const Caller& caller, v1::GameStatus* status) {
-  status->set_finished(state.finished());
-  status->set_to_move(state.to_move());
-  status->set_seats(state.seats());
+// The response's field `field`, a v1::GameStatus, as protobuf writes it. Scores go to a
+// seat's caller only once the game is finished: some games keep them hidden.
+void AppendStatus(const State& state, const Caller& caller, int field, std::string* out) {
+  using Result = v1::SeatResult;
+  constexpr size_t kResultBytes = 4 * MessageWriter::ScalarBytes();
+  std::array<uint8_t, 3 * MessageWriter::ScalarBytes() + kMaxSeats * MessageWriter::MessageBytes(kResultBytes)> buffer;
+  MessageWriter status(buffer.data());
+  status.Bool(v1::GameStatus::kFinishedFieldNumber, state.finished());
+  status.Int32(v1::GameStatus::kToMoveFieldNumber, state.to_move());
+  status.Int32(v1::GameStatus::kSeatsFieldNumber, state.seats());
   const bool scores = caller.owner() || state.finished();
   const Outcome outcome = state.outcome();
   for (Seat seat = 0; seat < state.seats(); ++seat) {
-    auto* result = status->add_results();
-    result->set_seat(seat);
-    if (scores) {
-      result->set_score(outcome.scores[seat]);
-      result->set_rank(outcome.ranks[seat]);
-    }
-    result->set_automaton(state.IsAutomaton(seat));
+    status.ShortMessage<kResultBytes>(v1::GameStatus::kResultsFieldNumber, [&](MessageWriter& result) {
+      result.Int32(Result::kSeatFieldNumber, seat);
+      if (scores) {
+        result.Double(Result::kScoreFieldNumber, outcome.scores[seat]);
+        result.Int32(Result::kRankFieldNumber, outcome.ranks[seat]);
+      }
+      result.Bool(Result::kAutomatonFieldNumber, state.IsAutomaton(seat));
+    });
   }
+  AppendLengthDelimited(field, status.size(), [&](uint8_t* to) { std::memcpy(to, buffer.data(), status.size()); }, out);
+}
+
+// A handler given no tail writes into one of its own and parses it into the response when done.
+absl::Status MergeTail(const ResponseTail& own, google::protobuf::MessageLite* response) {
+  if (!response->MergeFromString(own.bytes)) return absl::InternalError("a response's own bytes do not parse");
+  return absl::OkStatus();
 }
 
 void DescribeMove(const State& state, Move move, v1::Move* out) {
@@ -165,19 +180,12 @@ void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, 
   }
 }
 
-// The moves of the seat to move, with id, detail and text: into `out`, or, with a tail,
-// encoded into it as entries of the response's field `field`.
-void AddLegalMoves(const State& state, int field, google::protobuf::RepeatedPtrField<v1::Move>* out,
-                   ResponseTail* tail) {
+// The moves of the seat to move, with id, detail and text, as entries of field `field`.
+void AppendLegalMoves(const State& state, int field, std::string* out) {
   std::vector<Move> moves;
   state.LegalMoves(moves);
-  if (tail != nullptr) {
-    tail->bytes.reserve(tail->bytes.size() + 128 * moves.size());
-    EncodeMoves(state, moves, field, &tail->bytes);
-    return;
-  }
-  out->Reserve(static_cast<int>(moves.size()));
-  for (Move move : moves) DescribeMove(state, move, out->Add());
+  out->reserve(out->size() + 128 * moves.size());
+  EncodeMoves(state, moves, field, out);
 }
 
 // The seats whose views `include` asks for; an error names a seat out of range or one the
@@ -197,7 +205,7 @@ absl::StatusOr<SeatMask> ViewSeats(const v1::Include& include, const State& stat
 // What `include` asks for about the new state: the mover's legal moves, views, the hash.
 template <typename Response>
 absl::Status FillIncluded(const v1::Include& include, const State& state, const Caller& caller,
-                          Response* response, ResponseTail* tail) {
+                          Response* response, ResponseTail& tail) {
   GAVEL_ASSIGN_OR_RETURN(const SeatMask view_seats, ViewSeats(include, state, caller));
   if (include.state_hash() && !caller.owner())
     return absl::PermissionDeniedError(
@@ -205,7 +213,7 @@ absl::Status FillIncluded(const v1::Include& include, const State& state, const 
         "about hidden information)");
   const bool mover_allowed = caller.owner() || state.to_move() == caller.access.seat;
   if (include.legal_moves() && !state.finished() && mover_allowed)
-    AddLegalMoves(state, Response::kLegalMovesFieldNumber, response->mutable_legal_moves(), tail);
+    AppendLegalMoves(state, Response::kLegalMovesFieldNumber, &tail.bytes);
   for (Seat seat = 0; seat < state.seats(); ++seat)
     if (view_seats & OnlySeat(seat)) state.Observe(seat, response->add_views());
   if (include.state_hash()) response->set_state_hash(state.Hash());
@@ -213,12 +221,8 @@ absl::Status FillIncluded(const v1::Include& include, const State& state, const 
 }
 
 // A seat's caller gets its own events only; a trusted one all of them, per seat on request.
-// They go in the tail when there is one, else into the response.
 template <typename Response>
-absl::Status FillEvents(const EventLog& log, int seats, bool per_seat, const Caller& caller, Response* response,
-                ResponseTail* tail) {
-  std::string bytes;
-  std::string* out = tail ? &tail->bytes : &bytes;
+void AppendEvents(const EventLog& log, int seats, bool per_seat, const Caller& caller, std::string* out) {
   if (!caller.owner()) {
     log.AppendSeatEvents(Response::kSeatEventsFieldNumber, caller.access.seat, out);
   } else {
@@ -226,8 +230,6 @@ absl::Status FillEvents(const EventLog& log, int seats, bool per_seat, const Cal
       for (Seat seat = 0; seat < seats; ++seat) log.AppendSeatEvents(Response::kSeatEventsFieldNumber, seat, out);
     log.AppendAll(Response::kEventsFieldNumber, seats, out);
   }
-  if (!tail && !response->MergeFromString(bytes)) return absl::InternalError("the events' bytes do not parse");
-  return absl::OkStatus();
 }
 
 void FillInfo(const GameInfo& info, v1::GameInfo* out) {
@@ -368,18 +370,20 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   GAVEL_ASSIGN_OR_RETURN(auto state,
                          game->NewGame(request.players(), request.seed(), options, &log));
   const Caller owner;
-  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, tail));
+  ResponseTail own;
+  ResponseTail& out = tail ? *tail : own;
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, out));
   std::unique_ptr<v1::GameState> owned;
   const absl::string_view bytes = WriteNewState(*state, request.seal(), response, owned);
   uint64_t key_ring = 0;
   if (request.seal()) {
     GAVEL_ASSIGN_OR_RETURN(key_ring, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
   }
-  FillStatus(*state, owner, response->mutable_status());
-  GAVEL_RETURN_IF_ERROR(FillEvents(log, state->seats(), request.per_seat_events(), owner, response, tail));
+  AppendStatus(*state, owner, v1::NewGameResponse::kStatusFieldNumber, &out.bytes);
+  AppendEvents<v1::NewGameResponse>(log, state->seats(), request.per_seat_events(), owner, &out.bytes);
   if (request.seal()) KeepSealed(states, response->sealed().token(), key_ring, std::move(state));
   else Keep(states, bytes, std::move(state));
-  return absl::OkStatus();
+  return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
 absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
@@ -388,10 +392,12 @@ absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResp
   const State& state = *opened.state;
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
-  FillStatus(state, opened.caller, response->mutable_status());
+  ResponseTail own;
+  ResponseTail& out = tail ? *tail : own;
+  AppendStatus(state, opened.caller, v1::LegalMovesResponse::kStatusFieldNumber, &out.bytes);
   if (state.to_move() == request.seat())
-    AddLegalMoves(state, v1::LegalMovesResponse::kMovesFieldNumber, response->mutable_moves(), tail);
-  return absl::OkStatus();
+    AppendLegalMoves(state, v1::LegalMovesResponse::kMovesFieldNumber, &out.bytes);
+  return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
 absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer,
@@ -404,18 +410,21 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_ASSIGN_OR_RETURN(auto move, state.game().ParseMove(request.move()));
   EventLog log;
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
-  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, tail));
+  ResponseTail own;
+  ResponseTail& out = tail ? *tail : own;
+  GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, out));
   std::unique_ptr<v1::GameState> owned;
   const absl::string_view bytes = WriteNewState(state, caller.sealed, response, owned);
   uint64_t key_ring = 0;
   if (caller.sealed) {
     GAVEL_ASSIGN_OR_RETURN(key_ring, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
   }
-  FillStatus(state, caller, response->mutable_status());
-  GAVEL_RETURN_IF_ERROR(FillEvents(log, state.seats(), request.per_seat_events(), caller, response, tail));
+  AppendStatus(state, caller, v1::ApplyResponse::kStatusFieldNumber, &out.bytes);
+  AppendEvents<v1::ApplyResponse>(log, state.seats(), request.per_seat_events(), caller, &out.bytes);
+  out.finished = state.finished();
   if (caller.sealed) KeepSealed(states, response->token(), key_ring, std::move(opened.state));
   else Keep(states, bytes, std::move(opened.state));
-  return absl::OkStatus();
+  return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
 absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
@@ -425,8 +434,9 @@ absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* res
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
   state.Observe(request.seat(), response->mutable_view());
-  FillStatus(state, opened.caller, response->mutable_status());
-  return absl::OkStatus();
+  ResponseTail own;
+  AppendStatus(state, opened.caller, v1::ObserveResponse::kStatusFieldNumber, &own.bytes);
+  return MergeTail(own, response);
 }
 
 absl::Status Resample(const v1::ResampleRequest& request, v1::ResampleResponse* response) {

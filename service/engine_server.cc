@@ -39,9 +39,6 @@ std::string GameOf(const v1::ApplyRequest& request) { return GameOf(request.stat
 std::string GameOf(const v1::ObserveRequest& request) { return GameOf(request.state()); }
 std::string GameOf(const v1::ResampleRequest& request) { return request.view().game(); }
 
-template <typename Response>
-bool FinishesGame(const Response&) { return false; }
-bool FinishesGame(const v1::ApplyResponse& response) { return response.status().finished(); }
 
 // The response's serialization followed by `tail`, in one slice.
 absl::Status Serialize(const google::protobuf::MessageLite& response, const ResponseTail& tail,
@@ -91,7 +88,7 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     metrics->RecordCall(rpc, game, status.code(), elapsed.count());
     if (status.ok() && std::is_same_v<Request, v1::NewGameRequest>) metrics->GameStarted(game);
-    if (status.ok() && FinishesGame(response)) metrics->GameFinished(game);
+    if (status.ok() && tail.finished) metrics->GameFinished(game);
   }
   return status;
 }

@@ -5,6 +5,7 @@
 // step of a random game.
 #include <random>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "gtest/gtest.h"
@@ -32,8 +33,8 @@ int Listed(const Response& response) {
 }
 
 // Runs `handler` on `request` without a tail, with one, and with one and `states`; expects
-// the same message received each time, the moves and events in the tail only, and returns the response
-// built without a tail or cache.
+// the same message received each time, the status, moves and events in the tail only, the
+// status as protobuf writes it, and returns the response built without a tail or cache.
 template <typename Response, typename Request, typename Handler>
 Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& request, StateCache& states) {
   Response with_message, with_tail, with_cache;
@@ -43,8 +44,11 @@ Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& 
   EXPECT_TRUE(handler(request, &with_cache, nullptr, &cached_tail, &states).ok());
   EXPECT_EQ(Received(with_tail, tail), with_message.SerializeAsString());
   EXPECT_EQ(Received(with_cache, cached_tail), with_message.SerializeAsString());
-  EXPECT_EQ(Listed(with_tail), 0);
-  EXPECT_EQ(tail.bytes.empty(), Listed(with_message) == 0) << "the moves and events travel in the tail";
+  EXPECT_EQ(Listed(with_tail), 0) << "the moves and events travel in the tail";
+  EXPECT_FALSE(with_tail.has_status()) << "the status travels in the tail";
+  Response status_only;
+  *status_only.mutable_status() = with_message.status();
+  EXPECT_TRUE(absl::StrContains(tail.bytes, status_only.SerializeAsString())) << "the status as protobuf writes it";
   return with_message;
 }
 

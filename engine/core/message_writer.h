@@ -38,6 +38,11 @@ class MessageWriter {
   void Bool(int field, bool value) {
     if (value) end_ = WireFormat::WriteBoolToArray(field, value, end_);
   }
+  void Double(int field, double value) {  // left out when its bits are zero (not -0.0)
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    if (bits != 0) end_ = WireFormat::WriteDoubleToArray(field, value, end_);
+  }
 
   // A packed repeated int32 or uint32 field (proto3: left out when empty).
   template <typename Numbers>
