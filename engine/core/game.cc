@@ -113,12 +113,16 @@ void EventLog::Record(SeatMask audience, const std::string& type_url,
 }
 
 void EventLog::AppendAll(int field, int seats, std::string* out) const {
+  const auto entry_size = [&](const Recorded& event) { return event.size + VisibleToSize(event.audience, seats); };
+  const size_t tag_size = WireFormatLite::TagSize(field, WireFormatLite::TYPE_MESSAGE);
+  size_t total = 0;
+  for (const Recorded& event : events_) total += tag_size + WireFormatLite::LengthDelimitedSize(entry_size(event));
+  uint8_t* to = Grow(out, total);  // one resize for all: a call's events are a few hundred bytes
   for (const Recorded& event : events_) {
-    const size_t size = event.size + VisibleToSize(event.audience, seats);
-    AppendLengthDelimited(field, size, [&](uint8_t* to) {
-      std::memcpy(to, bytes_.data() + event.begin, event.size);
-      WriteVisibleTo(event.audience, seats, to + event.size);
-    }, out);
+    to = WireFormatLite::WriteTagToArray(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, to);
+    to = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(entry_size(event)), to);
+    to = CodedOutputStream::WriteRawToArray(bytes_.data() + event.begin, static_cast<int>(event.size), to);
+    to = WriteVisibleTo(event.audience, seats, to);
   }
 }
 
