@@ -9,9 +9,9 @@
 // Each reports its heap allocations per call
 // (`allocations`, counted by the replaced operator new below), a figure that does not depend
 // on the machine's speed.
-#include <memory>
 #include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <new>
 
 #include "absl/flags/flag.h"
