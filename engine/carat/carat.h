@@ -138,6 +138,8 @@ class CaratState final : public State {
 
  private:
   static constexpr int kFormat = 3;
+  // The current format's message bytes (carat_wire.cc).
+  void WriteFormat3(std::string* out) const;
   // Draws one tile from the supply into `seat`'s hand.
   void DrawTile(Seat seat, Rng& rng, EventSink* events);
   void ScoreChip(int chip, EventSink* events);

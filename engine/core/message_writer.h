@@ -38,6 +38,9 @@ class MessageWriter {
   void Bool(int field, bool value) {
     if (value) end_ = WireFormat::WriteBoolToArray(field, value, end_);
   }
+  void Fixed64(int field, uint64_t value) {
+    if (value != 0) end_ = WireFormat::WriteFixed64ToArray(field, value, end_);
+  }
   void Double(int field, double value) {  // left out when its bits are zero (not -0.0)
     uint64_t bits;
     std::memcpy(&bits, &value, sizeof bits);
