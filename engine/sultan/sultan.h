@@ -101,6 +101,8 @@ class SultanState final : public State {
 
  private:
   static constexpr int kFormat = 2;
+  // The current format's message bytes (sultan_wire.cc).
+  void WriteFormat2(std::string* out) const;
   void ResolveRound(EventSink* events);
   void FinishRound(EventSink* events);
 
