@@ -674,6 +674,23 @@ TEST(CaratViews, ViewsAreProtobufsOwnBytes) {
   EXPECT_GT(hands_shown, 0);
 }
 
+// The state is written field by field (CaratState::WriteFormat3): exactly protobuf's bytes.
+TEST(CaratWire, StateIsProtobufsOwnBytes) {
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    auto state = NewCarat(players, {}, 40 + players);
+    int empty_supplies = 0;
+    testing::PlayRandomly(*state, 5, [&](const State& at) {
+      const auto [bytes, parsed] = testing::Written<v1::CaratState>(at);
+      ASSERT_EQ(bytes, parsed.SerializeAsString());
+      const Data& data = static_cast<const CaratState&>(at).data();
+      ASSERT_EQ(parsed.seats_size(), players);
+      EXPECT_EQ(parsed.seats(0).score(), data.scores[0]);
+      empty_supplies += parsed.supply_tiles().empty();
+    });
+    EXPECT_GT(empty_supplies, 0) << "the supply never ran out: its field was never left out";
+  }
+}
+
 TEST(CaratViews, ResampleRedealsOnlyWhatTheViewerCannotSee) {
   auto state = NewCarat(4, {{"hand_size", "3"}}, 5);
   std::vector<Move> legal;

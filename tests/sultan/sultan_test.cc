@@ -7,6 +7,8 @@
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/observed_view.h"
+#include "tests/support/random_play.h"
 
 namespace gavel::sultan {
 namespace {
@@ -223,6 +225,26 @@ TEST(SultanWire, ReadsFormatOneIntoTheSameState) {
 }
 
 // Format 2's bytes: both forms at once, a wrong length and counts the deck cannot hold are refused.
+// The state is written field by field (SultanState::WriteFormat2): exactly protobuf's bytes,
+// at every table size and step, with bids on the cushions and jewels on some of them.
+TEST(SultanWire, StateIsProtobufsOwnBytes) {
+  int with_bids = 0, partly_filled = 0;
+  for (int players = 2; players <= 5; ++players) {
+    auto state = NewSultan(players, 50 + players);
+    testing::PlayRandomly(*state, 5, [&](const State& at) {
+      const auto [bytes, parsed] = testing::Written<v1::SultanState>(at);
+      ASSERT_EQ(bytes, parsed.SerializeAsString());
+      const Data& data = static_cast<const SultanState&>(at).data();
+      ASSERT_EQ(parsed.bids_size(), data.bids_made);
+      EXPECT_EQ(parsed.rng(), data.rng);
+      with_bids += data.bids_made > 0;
+      partly_filled += parsed.cushions_size() > 0 && parsed.cushions_size() < 3;
+    });
+  }
+  EXPECT_GT(with_bids, 0);
+  EXPECT_GT(partly_filled, 0);
+}
+
 TEST(SultanWire, RefusesMixedFormsAndBadBytes) {
   auto state = NewSultan(3, 13);
   const auto refusal = testing::RefusalOfChange<v1::SultanState>(*state);

@@ -1,6 +1,7 @@
 #pragma once
-// A game's view as the engine wrote it, for tests of views written by MessageWriter
-// (engine/core/message_writer.h): the bytes and the message protobuf parses from them.
+// A game's view or state as the engine wrote it, for tests of messages written by
+// MessageWriter (engine/core/message_writer.h): the bytes and the message protobuf parses
+// from them.
 #include <string>
 
 #include "engine/core/game.h"
@@ -23,6 +24,18 @@ ObservedView<ViewProto> Observed(const State& state, Seat viewer) {
   ObservedView<ViewProto> out;
   EXPECT_TRUE(view.view().UnpackTo(&out.parsed)) << "viewer " << viewer;
   out.bytes = view.view().value();
+  return out;
+}
+
+// The message bytes of `state` in its current format; a failure when they do not parse as
+// `StateProto`.
+template <typename StateProto>
+ObservedView<StateProto> Written(const State& state) {
+  v1::GameState wire;
+  state.Serialize(&wire);
+  ObservedView<StateProto> out;
+  EXPECT_TRUE(wire.state().UnpackTo(&out.parsed));
+  out.bytes = wire.state().value();
   return out;
 }
 
