@@ -142,6 +142,8 @@ class MercadoState final : public State {
 
  private:
   static constexpr int kFormat = 2;
+  // The current format's message bytes (mercado_wire.cc).
+  void WriteFormat2(std::string* out) const;
   // How a marker move treats the symbol it lands on (rules §3).
   enum class Landing { kMandatory, kOptional, kNoSymbol };
 

@@ -1,6 +1,11 @@
 // Mercado's wire forms: the table, the full state and its decoding, and the moves' decoding.
 #include "engine/mercado/mercado_wire.h"
 
+#include <algorithm>
+#include <bit>
+#include <span>
+
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 
 namespace gavel::mercado {
@@ -39,7 +44,7 @@ absl::Status CoinsFromMessages(const v1::MercadoTable& in, Data* data) {
 
 constexpr int kSeatCoinBytes = (2 + kPositions) * kCoinKinds;
 
-size_t CoinBytes(int players) { return 2 * kCoinKinds + static_cast<size_t>(players) * kSeatCoinBytes; }
+constexpr size_t CoinBytes(int players) { return 2 * kCoinKinds + static_cast<size_t>(players) * kSeatCoinBytes; }
 
 // Format 2's order of the coin counts: the drawn coins, the supply, then each seat's bag,
 // person tile and edges at positions 0..7. `visit(name, counts)` returns a status; the first
@@ -331,23 +336,108 @@ bool OptionalSymbolWaits(const Data& data) {
 
 void MercadoState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
+namespace {
+
+// Up to `kMax` small numbers for a packed field, without an allocation.
+template <size_t kMax>
+struct NumberList {
+  void Add(int number) { numbers[count++] = static_cast<uint8_t>(number); }
+  std::span<const uint8_t> view() const { return {numbers.data(), count}; }
+  std::array<uint8_t, kMax> numbers;
+  size_t count = 0;
+};
+
+template <typename Bits>
+NumberList<32> BitIds(Bits bits, int first_id) {
+  NumberList<32> ids;
+  for (; bits != 0; bits &= bits - 1) ids.Add(first_id + std::countr_zero(bits));
+  return ids;
+}
+
+// v1::MercadoTable of a full state of format 2 (the coins left out), in field-number order:
+// protobuf's own bytes (TableToProto(data, out, false) describes the same fields).
+void WriteStateTable(const Data& data, MessageWriter& out) {
+  using Table = v1::MercadoTable;
+  using SeatProto = v1::MercadoSeat;
+  out.UInt32(Table::kPlayersFieldNumber, data.players);
+  out.Int32(Table::kBoardSideFieldNumber, data.side == 0 ? v1::MERCADO_BOARD_SIDE_A : v1::MERCADO_BOARD_SIDE_B);
+  out.UInt32(Table::kStartSpaceFieldNumber, data.start_space);
+  out.Int32(Table::kPhaseFieldNumber, static_cast<int32_t>(data.phase));
+  out.Int32(Table::kActiveSeatFieldNumber, data.active);
+  out.UInt32(Table::kExtraTurnsFieldNumber, data.extra_turns);
+  out.Bool(Table::kEndTriggeredFieldNumber, data.end_triggered);
+  out.Int32(Table::kPrivilegeExtraFieldNumber, static_cast<int32_t>(data.privilege_extra));
+  out.Bool(Table::kPlacedThisTurnFieldNumber, data.placed_this_turn);
+  out.Bool(Table::kJokerInHandFieldNumber, data.joker_in_hand);
+  out.Int32(Table::kScoringPositionFieldNumber, data.scoring_position);
+  out.Int32(Table::kDiscardingSeatFieldNumber, data.discarder);
+  std::array<uint32_t, kPositions> display;
+  for (int position = 0; position < kPositions; ++position) display[position] = static_cast<uint32_t>(data.display[position]);
+  out.Packed(Table::kDisplayFieldNumber, display);
+  out.Packed(Table::kItemDiscardsFieldNumber, BitIds(data.item_discards, 0).view());
+  out.Packed(Table::kPerfumeDiscardsFieldNumber, BitIds(data.perfume_discards, kItems).view());
+  out.UInt32(Table::kItemDeckSizeFieldNumber, std::popcount(data.item_deck));
+  out.UInt32(Table::kPerfumeDeckSizeFieldNumber, std::popcount(data.perfume_deck));
+  out.UInt32(Table::kSealSupplyFieldNumber, data.seal_supply);
+  out.UInt32(Table::kPrivilegeSupplySizeFieldNumber, PrivilegeCount(data.privilege_supply));
+  NumberList<kPrivileges> gone;
+  for (int type = 0; type < kPrivilegeTypes; ++type)
+    for (int i = 0; i < data.privileges_gone[type]; ++i) gone.Add(type);
+  out.Packed(Table::kPrivilegesGoneFieldNumber, gone.view());
+  for (int seat = 0; seat < data.players; ++seat) {
+    const SeatData& holder = data.seats[seat];
+    out.ShortMessage<4 * MessageWriter::ScalarBytes()>(Table::kSeatsFieldNumber, [&](MessageWriter& shown) {
+      shown.UInt32(SeatProto::kSealsFieldNumber, holder.seals);
+      shown.UInt32(SeatProto::kProgressFieldNumber, holder.progress);
+      shown.UInt32(SeatProto::kStackHeightFieldNumber, holder.height);
+      shown.UInt32(SeatProto::kPrivilegeCountFieldNumber, PrivilegeCount(holder.privileges));
+    });
+  }
+  out.UInt32(Table::kIdleTurnsFieldNumber, data.idle_turns);
+}
+
+constexpr size_t kStateTableBytes =
+    20 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kPositions) + 2 * MessageWriter::PackedBytes(32) +
+    MessageWriter::PackedBytes(kPrivileges) + kMaxPlayers * MessageWriter::MessageBytes(4 * MessageWriter::ScalarBytes());
+
+}  // namespace
+
+// Format 2 written field by field in field-number order, so the bytes are protobuf's own
+// (replays' recorded hashes pin them) at a fraction of its generic writing's instructions.
+void MercadoState::WriteFormat2(std::string* out) const {
+  using Proto = v1::MercadoState;
+  using W = MessageWriter;
+  std::array<uint8_t, kStateTableBytes> table_buffer;
+  W table(table_buffer.data());
+  WriteStateTable(data_, table);
+  std::string coins;
+  CoinsToBytes(data_, &coins);
+  std::array<uint8_t, kMaxPlayers * kPrivilegeTypes> held;
+  for (int seat = 0; seat < data_.players; ++seat)
+    std::copy(data_.seats[seat].privileges.begin(), data_.seats[seat].privileges.end(), held.begin() + seat * kPrivilegeTypes);
+  std::array<uint8_t, W::MessageBytes(kStateTableBytes) + W::ScalarBytes() + W::BytesBytes(CoinBytes(kMaxPlayers)) +
+                          W::BytesBytes(held.size())> buffer;
+  W fields(buffer.data());
+  fields.Message(Proto::kTableFieldNumber, table);
+  fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
+  fields.Bytes(Proto::kCoinsFieldNumber, coins);
+  fields.Bytes(Proto::kHeldPrivilegesFieldNumber,
+               std::string_view(reinterpret_cast<const char*>(held.data()), data_.players * kPrivilegeTypes));
+  out->assign(fields.bytes());
+}
+
 void MercadoState::SerializeFormat(int version, v1::GameState* out) const {
+  out->set_game("mercado");
+  if (version >= 2) {
+    out->mutable_state()->set_type_url(TypeUrl<v1::MercadoState>());
+    return WriteFormat2(out->mutable_state()->mutable_value());
+  }
   PooledScratch<v1::MercadoState> scratch;
   v1::MercadoState& proto = *scratch;
-  const bool bytes = version >= 2;
-  TableToProto(data_, proto.mutable_table(), /*with_coins=*/!bytes);
-  if (bytes) {
-    CoinsToBytes(data_, proto.mutable_coins());
-    std::string& held = *proto.mutable_held_privileges();
-    held.clear();
-    for (int seat = 0; seat < data_.players; ++seat)
-      held.append(AsBytes(data_.seats[seat].privileges));
-  } else {
-    for (int seat = 0; seat < data_.players; ++seat)
-      PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());
-  }
+  TableToProto(data_, proto.mutable_table(), /*with_coins=*/true);
+  for (int seat = 0; seat < data_.players; ++seat)
+    PrivilegesToList(data_.seats[seat].privileges, proto.add_privileges()->mutable_types());
   proto.set_rng(data_.rng);
-  out->set_game("mercado");
   PackAny(proto, out->mutable_state());
 }
 

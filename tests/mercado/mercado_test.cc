@@ -14,6 +14,8 @@
 #include "tests/property_suite.h"
 #include "tests/support/decode_changed.h"
 #include "tests/support/earlier_formats.h"
+#include "tests/support/observed_view.h"
+#include "tests/support/random_play.h"
 
 namespace gavel::mercado {
 namespace {
@@ -884,6 +886,28 @@ TEST(MercadoWire, ReadsFormatOneIntoTheSameState) {
 }
 
 // Format 2's bytes: both forms at once, wrong lengths and counts out of range are refused.
+// The state is written field by field (MercadoState::WriteFormat2): exactly protobuf's bytes,
+// with discards, privileges gone and a tile being scored along the way.
+TEST(MercadoWire, StateIsProtobufsOwnBytes) {
+  int with_discards = 0, privileges_gone = 0, scoring = 0;
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    auto state = NewMercado(players, {}, 60 + players);
+    testing::PlayRandomly(*state, 7, [&](const State& at) {
+      const auto [bytes, parsed] = testing::Written<v1::MercadoState>(at);
+      ASSERT_EQ(bytes, parsed.SerializeAsString());
+      const Data& data = static_cast<const MercadoState&>(at).data();
+      ASSERT_EQ(parsed.table().seats_size(), players);
+      EXPECT_EQ(parsed.table().scoring_position(), data.scoring_position);
+      with_discards += parsed.table().item_discards_size() > 0;
+      privileges_gone += parsed.table().privileges_gone_size() > 0;
+      scoring += data.scoring_position >= 0;
+    });
+  }
+  EXPECT_GT(with_discards, 0);
+  EXPECT_GT(privileges_gone, 0);
+  EXPECT_GT(scoring, 0);
+}
+
 TEST(MercadoWire, RefusesMixedFormsAndBadBytes) {
   auto state = NewMercado(3, {}, 13);
   const auto refusal = testing::RefusalOfChange<v1::MercadoState>(*state);
