@@ -255,6 +255,8 @@ class MoonlightState final : public State {
 
  private:
   static constexpr int kFormat = 4;
+  // The current format's message bytes (moonlight_market_wire.cc).
+  void WriteFormat4(std::string* out) const;
 
   // A bid on a cushion another card holds: its text names the card it displaces.
   bool Displaces(Move move) const;

@@ -799,6 +799,27 @@ TEST(MoonlightWire, ReadsFormatsOneToThreeIntoTheSameState) {
 }
 
 // Counts in both forms at once, bytes of the wrong length or beyond a tile's copies: refused.
+// The state is written field by field (MoonlightState::WriteFormat4): exactly protobuf's
+// bytes, with one to five humans (so with Dirk and Beate), held tiles and displaced cards.
+TEST(MoonlightWire, StateIsProtobufsOwnBytes) {
+  int held = 0, displaced = 0;
+  for (int humans = 1; humans <= kMaxParticipants; ++humans) {
+    auto state = NewMoonlight(humans, 70 + humans);
+    testing::PlayRandomly(*state, 3, [&](const State& at) {
+      const auto [bytes, parsed] = testing::Written<v1::MoonlightState>(at);
+      ASSERT_EQ(bytes, parsed.SerializeAsString());
+      const Data& data = static_cast<const MoonlightState&>(at).data();
+      ASSERT_EQ(parsed.seats_size(), data.participants());
+      for (int seat = 0; seat < data.participants(); ++seat) {
+        held += data.seats[seat].held_count > 0;
+        displaced += data.seats[seat].displaced > 0;
+      }
+    });
+  }
+  EXPECT_GT(held, 0);
+  EXPECT_GT(displaced, 0);
+}
+
 TEST(MoonlightWire, RefusesCountsInBothFormsOrOutOfRange) {
   auto state = NewMoonlight(3);
   const auto refusal = testing::RefusalOfChange<v1::MoonlightState>(*state);
