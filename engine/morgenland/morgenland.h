@@ -327,6 +327,7 @@ class MorgenlandState final : public State {
   void ApplyKeep(int spell, EventSink* events);
   void AppendPlacements(std::vector<Move>& out) const;
   void RoomsAndSeatsToProto(int version, v1::MorgenlandState* proto) const;
+  void WriteFormat5Fields(std::string* out) const;
   void AppendRoomsAndSeats(std::string* out) const;
 
   Data data_;

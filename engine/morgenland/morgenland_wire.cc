@@ -111,7 +111,81 @@ void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::Morgenl
 
 void MorgenlandState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
+// Format 5's fields but the rooms and seats, in field-number order: the bytes protobuf writes
+// for them (the protobuf part of format 5 as SerializeFormat(4)'s message holds it).
+void MorgenlandState::WriteFormat5Fields(std::string* out) const {
+  using Proto = v1::MorgenlandState;
+  using W = MessageWriter;
+  constexpr size_t kPendingBytes = 5 * W::ScalarBytes();
+  constexpr size_t kTreasuryBytes = kKinds * kMaxShelves + kKinds + kArtifactTypes;
+  std::array<uint8_t, 34 * W::ScalarBytes() + W::PackedBytes(std::tuple_size_v<decltype(data_.items)>) +
+                          W::PackedBytes(2) + std::tuple_size_v<decltype(data_.pending)> * W::MessageBytes(kPendingBytes) +
+                          2 * W::PackedBytes(kMaxPlayers) + W::BytesBytes(kTreasuryBytes)> buffer;
+  W fields(buffer.data());
+  fields.UInt32(Proto::kPlayersFieldNumber, data_.players);
+  fields.Bool(Proto::kProFieldNumber, data_.pro);
+  fields.Bool(Proto::kChooseCamelFieldNumber, data_.choose_camel);
+  fields.Bool(Proto::kScrollPowerFieldNumber, data_.scroll_power);
+  fields.UInt32(Proto::kMaxRoundsFieldNumber, data_.max_rounds);
+  fields.Int32(Proto::kPhaseFieldNumber, static_cast<int32_t>(data_.phase));
+  fields.UInt32(Proto::kRoundFieldNumber, data_.round);
+  fields.Int32(Proto::kCamelFieldNumber, data_.camel);
+  fields.Int32(Proto::kActiveFieldNumber, data_.active);
+  fields.Int32(Proto::kPlacerFieldNumber, data_.placer);
+  fields.Int32(Proto::kSpaceFieldNumber, data_.space);
+  fields.UInt32(Proto::kCursorFieldNumber, data_.cursor);
+  fields.UInt32(Proto::kPassesFieldNumber, data_.passes);
+  fields.UInt32(Proto::kUnitsLeftFieldNumber, data_.units_left);
+  fields.Int32(Proto::kPurposeFieldNumber, static_cast<int32_t>(data_.purpose));
+  fields.Int32(Proto::kGuardFieldNumber, data_.guard);
+  fields.Int32(Proto::kCardFieldNumber, data_.card);
+  fields.UInt32(Proto::kDeckFieldNumber, data_.deck);
+  fields.Packed(Proto::kItemsFieldNumber, std::span<const uint8_t>(data_.items.data(), data_.item_count));
+  fields.UInt32(Proto::kKindsUsedFieldNumber, data_.kinds_used);
+  fields.UInt32(Proto::kSpellDeckFieldNumber, data_.spell_deck);
+  fields.UInt32(Proto::kDiscardsFieldNumber, data_.discards);
+  fields.Packed(Proto::kTentFieldNumber, data_.tent);
+  fields.Int32(Proto::kTentSecondFieldNumber, data_.tent_second);
+  fields.UInt32(Proto::kTabooFieldNumber, data_.taboo);
+  fields.UInt32(Proto::kSpyFieldNumber, data_.spy);
+  fields.Bool(Proto::kLastFirstFieldNumber, data_.last_first);
+  for (int i = 0; i < data_.pending_count; ++i) {
+    const Pending& p = data_.pending[i];
+    fields.ShortMessage<kPendingBytes>(Proto::kPendingFieldNumber, [&](W& pending) {
+      pending.Int32(v1::MorgenlandPending::kSpellFieldNumber, p.spell);
+      pending.Int32(v1::MorgenlandPending::kCasterFieldNumber, p.caster);
+      pending.Int32(v1::MorgenlandPending::kCopiedFieldNumber, p.copied);
+      pending.UInt32(v1::MorgenlandPending::kTargetFieldNumber, p.target);
+      pending.UInt32(v1::MorgenlandPending::kAskedFieldNumber, p.asked);
+    });
+  }
+  fields.Int32(Proto::kResumeSeatFieldNumber, data_.resume_seat);
+  fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
+  fields.Int32(Proto::kPriorityFieldNumber, data_.priority);
+  fields.Int32(Proto::kBuyerFieldNumber, data_.buyer);
+  fields.Int32(Proto::kTargetSeatFieldNumber, data_.target_seat);
+  fields.Int32(Proto::kTargetTokenFieldNumber, data_.target_token);
+  fields.Int32(Proto::kTargetSpaceFieldNumber, data_.target_space);
+  fields.Packed(Proto::kSetKnownFieldNumber, std::span<const uint8_t>(data_.set_known.data(), data_.players));
+  fields.Packed(Proto::kOrderKnownFieldNumber, std::span<const uint8_t>(data_.order_known.data(), data_.players));
+  std::array<uint8_t, kTreasuryBytes> units;
+  auto end = units.begin();
+  for (const auto& shelves : data_.shelves) end = std::copy(shelves.begin(), shelves.end(), end);
+  end = std::copy(data_.bank.begin(), data_.bank.end(), end);
+  end = std::copy(data_.box.begin(), data_.box.end(), end);
+  fields.Bytes(Proto::kTreasuryUnitsFieldNumber,
+               std::string_view(reinterpret_cast<const char*>(units.data()), static_cast<size_t>(end - units.begin())));
+  out->assign(fields.bytes());
+}
+
 void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
+  out->set_game("morgenland");
+  if (version >= 5) {
+    out->mutable_state()->set_type_url(TypeUrl<v1::MorgenlandState>());
+    std::string* value = out->mutable_state()->mutable_value();
+    WriteFormat5Fields(value);
+    return AppendRoomsAndSeats(value);
+  }
   PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& proto = *scratch;
   EncodePublic(data_, &proto);
@@ -132,10 +206,8 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
   proto.set_spell_deck(data_.spell_deck);
   for (int8_t spell : data_.tent) proto.add_tent(spell);
   proto.set_rng(data_.rng);
-  if (version < 5) RoomsAndSeatsToProto(version, &proto);
-  out->set_game("morgenland");
+  RoomsAndSeatsToProto(version, &proto);
   PackAny(proto, out->mutable_state());
-  if (version >= 5) AppendRoomsAndSeats(out->mutable_state()->mutable_value());
 }
 
 // The rooms and seats of formats 1 to 4, through the message.
