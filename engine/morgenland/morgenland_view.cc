@@ -119,35 +119,46 @@ void AppendUnitsAndSeats(const Data& data, Seat viewer, std::string* out) {
 
 }  // namespace
 
-// Protobuf writes the view but for its unit lists and seats (a hundred small messages, more
-// than half the time of its generic writing), which follow as MessageWriter writes them:
-// readers take fields in any order, and the bytes stay a function of the state and the viewer.
+constexpr size_t kRoomViewBytes = 5 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kMaxStack);
+
+// Written by MessageWriter in two parts: the fields but the unit lists and seats in
+// field-number order, then those (AppendUnitsAndSeats). Readers take fields in any order, and
+// the bytes stay a function of the state and the viewer.
 void MorgenlandState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  PooledScratch<v1::MorgenlandView> scratch;  // reused repeated fields: no allocation per seat or item
-  v1::MorgenlandView& view = *scratch;
-  EncodePublic(data_, &view);
-  view.set_seat(viewer);
-  view.set_to_move(to_move());
+  using View = v1::MorgenlandView;
+  using W = MessageWriter;
+  std::array<uint8_t, kPublicBytes + 2 * W::ScalarBytes() + kMaxPlayers * W::MessageBytes(kRoomViewBytes)> buffer;
+  W fields(buffer.data());
+  WritePublicHead<View>(data_, fields, [viewer](W& after_players) { after_players.Int32(View::kSeatFieldNumber, viewer); });
   for (int room = 0; room < data_.players; ++room) {
-    auto* room_view = view.add_rooms();
-    room_view->set_stack_size(data_.stack_size[room]);
-    room_view->set_face_up(data_.face_up[room]);
-    room_view->set_set_known_by(data_.set_known[room]);
-    room_view->set_order_known_by(data_.order_known[room]);
-    if (viewer != kNoSeat && data_.set_known[room] >> viewer & 1) {
-      std::array<int8_t, kMaxStack> known = data_.stack[room];
-      const auto known_end = known.begin() + data_.stack_size[room];
-      const bool ordered = data_.order_known[room] >> viewer & 1;
-      if (!ordered) SortShort(known.begin(), known_end);
-      for (auto artifact = known.begin(); artifact != known_end; ++artifact) room_view->add_known(*artifact);
-      room_view->set_order_known(ordered);
-    }
+    fields.ShortMessage<kRoomViewBytes>(View::kRoomsFieldNumber, [&](W& shown) {
+      using Room = v1::MorgenlandRoomView;
+      shown.UInt32(Room::kStackSizeFieldNumber, data_.stack_size[room]);
+      shown.Int32(Room::kFaceUpFieldNumber, data_.face_up[room]);
+      const bool known = viewer != kNoSeat && (data_.set_known[room] >> viewer & 1);
+      const bool ordered = known && (data_.order_known[room] >> viewer & 1);
+      if (known) {
+        std::array<int8_t, kMaxStack> stack = data_.stack[room];
+        const auto stack_end = stack.begin() + data_.stack_size[room];
+        if (!ordered) SortShort(stack.begin(), stack_end);
+        shown.Packed(Room::kKnownFieldNumber, std::span<const int8_t>(stack.begin(), stack_end));
+      }
+      shown.Bool(Room::kOrderKnownFieldNumber, ordered);
+      shown.UInt32(Room::kSetKnownByFieldNumber, data_.set_known[room]);
+      shown.UInt32(Room::kOrderKnownByFieldNumber, data_.order_known[room]);
+    });
   }
-  view.set_spell_deck_count(std::popcount(data_.spell_deck));
   // Only the strongest sees the drawn cards before its choice.
-  for (int8_t spell : data_.tent) view.add_tent(spell < 0 || viewer == data_.active ? spell : kSpells);
-  PackAny(view, out);
-  AppendUnitsAndSeats(data_, viewer, out->mutable_value());
+  std::array<int8_t, 2> tent = data_.tent;
+  for (int8_t& spell : tent)
+    if (spell >= 0 && viewer != data_.active) spell = kSpells;
+  WritePublicMiddle<View>(data_, fields, {View::kSpellDeckCountFieldNumber, std::popcount(data_.spell_deck)}, tent);
+  fields.Int32(View::kToMoveFieldNumber, to_move());
+  WritePublicTargets<View>(data_, fields);
+  out->set_type_url(TypeUrl<View>());
+  std::string* value = out->mutable_value();
+  value->assign(fields.bytes());
+  AppendUnitsAndSeats(data_, viewer, value);
 }
 
 // ---------------------------------------------------------------------------

@@ -116,56 +116,13 @@ void MorgenlandState::Serialize(v1::GameState* out) const { SerializeFormat(kFor
 void MorgenlandState::WriteFormat5Fields(std::string* out) const {
   using Proto = v1::MorgenlandState;
   using W = MessageWriter;
-  constexpr size_t kPendingBytes = 5 * W::ScalarBytes();
   constexpr size_t kTreasuryBytes = kKinds * kMaxShelves + kKinds + kArtifactTypes;
-  std::array<uint8_t, 34 * W::ScalarBytes() + W::PackedBytes(std::tuple_size_v<decltype(data_.items)>) +
-                          W::PackedBytes(2) + std::tuple_size_v<decltype(data_.pending)> * W::MessageBytes(kPendingBytes) +
-                          2 * W::PackedBytes(kMaxPlayers) + W::BytesBytes(kTreasuryBytes)> buffer;
+  std::array<uint8_t, kPublicBytes + W::ScalarBytes() + 2 * W::PackedBytes(kMaxPlayers) + W::BytesBytes(kTreasuryBytes)> buffer;
   W fields(buffer.data());
-  fields.UInt32(Proto::kPlayersFieldNumber, data_.players);
-  fields.Bool(Proto::kProFieldNumber, data_.pro);
-  fields.Bool(Proto::kChooseCamelFieldNumber, data_.choose_camel);
-  fields.Bool(Proto::kScrollPowerFieldNumber, data_.scroll_power);
-  fields.UInt32(Proto::kMaxRoundsFieldNumber, data_.max_rounds);
-  fields.Int32(Proto::kPhaseFieldNumber, static_cast<int32_t>(data_.phase));
-  fields.UInt32(Proto::kRoundFieldNumber, data_.round);
-  fields.Int32(Proto::kCamelFieldNumber, data_.camel);
-  fields.Int32(Proto::kActiveFieldNumber, data_.active);
-  fields.Int32(Proto::kPlacerFieldNumber, data_.placer);
-  fields.Int32(Proto::kSpaceFieldNumber, data_.space);
-  fields.UInt32(Proto::kCursorFieldNumber, data_.cursor);
-  fields.UInt32(Proto::kPassesFieldNumber, data_.passes);
-  fields.UInt32(Proto::kUnitsLeftFieldNumber, data_.units_left);
-  fields.Int32(Proto::kPurposeFieldNumber, static_cast<int32_t>(data_.purpose));
-  fields.Int32(Proto::kGuardFieldNumber, data_.guard);
-  fields.Int32(Proto::kCardFieldNumber, data_.card);
-  fields.UInt32(Proto::kDeckFieldNumber, data_.deck);
-  fields.Packed(Proto::kItemsFieldNumber, std::span<const uint8_t>(data_.items.data(), data_.item_count));
-  fields.UInt32(Proto::kKindsUsedFieldNumber, data_.kinds_used);
-  fields.UInt32(Proto::kSpellDeckFieldNumber, data_.spell_deck);
-  fields.UInt32(Proto::kDiscardsFieldNumber, data_.discards);
-  fields.Packed(Proto::kTentFieldNumber, data_.tent);
-  fields.Int32(Proto::kTentSecondFieldNumber, data_.tent_second);
-  fields.UInt32(Proto::kTabooFieldNumber, data_.taboo);
-  fields.UInt32(Proto::kSpyFieldNumber, data_.spy);
-  fields.Bool(Proto::kLastFirstFieldNumber, data_.last_first);
-  for (int i = 0; i < data_.pending_count; ++i) {
-    const Pending& p = data_.pending[i];
-    fields.ShortMessage<kPendingBytes>(Proto::kPendingFieldNumber, [&](W& pending) {
-      pending.Int32(v1::MorgenlandPending::kSpellFieldNumber, p.spell);
-      pending.Int32(v1::MorgenlandPending::kCasterFieldNumber, p.caster);
-      pending.Int32(v1::MorgenlandPending::kCopiedFieldNumber, p.copied);
-      pending.UInt32(v1::MorgenlandPending::kTargetFieldNumber, p.target);
-      pending.UInt32(v1::MorgenlandPending::kAskedFieldNumber, p.asked);
-    });
-  }
-  fields.Int32(Proto::kResumeSeatFieldNumber, data_.resume_seat);
+  WritePublicHead<Proto>(data_, fields, [](W&) {});
+  WritePublicMiddle<Proto>(data_, fields, {Proto::kSpellDeckFieldNumber, data_.spell_deck}, data_.tent);
   fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
-  fields.Int32(Proto::kPriorityFieldNumber, data_.priority);
-  fields.Int32(Proto::kBuyerFieldNumber, data_.buyer);
-  fields.Int32(Proto::kTargetSeatFieldNumber, data_.target_seat);
-  fields.Int32(Proto::kTargetTokenFieldNumber, data_.target_token);
-  fields.Int32(Proto::kTargetSpaceFieldNumber, data_.target_space);
+  WritePublicTargets<Proto>(data_, fields);
   fields.Packed(Proto::kSetKnownFieldNumber, std::span<const uint8_t>(data_.set_known.data(), data_.players));
   fields.Packed(Proto::kOrderKnownFieldNumber, std::span<const uint8_t>(data_.order_known.data(), data_.players));
   std::array<uint8_t, kTreasuryBytes> units;

@@ -2,15 +2,19 @@
 // Internal to engine/morgenland/: what the game object, the wire codec, the validation and
 // the view filter share. Not part of the API (engine/morgenland/morgenland.h is).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <initializer_list>
 #include <numeric>
 #include <span>
+#include <tuple>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "engine/core/game.h"
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/status.h"
 #include "engine/morgenland/morgenland_magic.h"
@@ -192,6 +196,77 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
   GAVEL_RETURN_IF_ERROR(DecodeMagic(in, data));
   return DecodeTargets(in, data);
 }
+
+// The fields a state and a view share, written by MessageWriter in three runs, so that each
+// message's own fields go between them in field-number order (MorgenlandState: the rng
+// between the middle and the targets; MorgenlandView: the viewer's seat after `players`, the
+// rooms before the middle, whose spell-deck field each names, and the seat to move before
+// the targets). The same fields as EncodePublic, the bytes protobuf writes for them.
+template <typename Proto, typename AfterPlayers>
+void WritePublicHead(const Data& data, MessageWriter& out, const AfterPlayers& after_players) {
+  out.UInt32(Proto::kPlayersFieldNumber, data.players);
+  after_players(out);
+  out.Bool(Proto::kProFieldNumber, data.pro);
+  out.Bool(Proto::kChooseCamelFieldNumber, data.choose_camel);
+  out.Bool(Proto::kScrollPowerFieldNumber, data.scroll_power);
+  out.UInt32(Proto::kMaxRoundsFieldNumber, data.max_rounds);
+  out.Int32(Proto::kPhaseFieldNumber, static_cast<int32_t>(data.phase));
+  out.UInt32(Proto::kRoundFieldNumber, data.round);
+  out.Int32(Proto::kCamelFieldNumber, data.camel);
+  out.Int32(Proto::kActiveFieldNumber, data.active);
+  out.Int32(Proto::kPlacerFieldNumber, data.placer);
+  out.Int32(Proto::kSpaceFieldNumber, data.space);
+  out.UInt32(Proto::kCursorFieldNumber, data.cursor);
+  out.UInt32(Proto::kPassesFieldNumber, data.passes);
+  out.UInt32(Proto::kUnitsLeftFieldNumber, data.units_left);
+  out.Int32(Proto::kPurposeFieldNumber, static_cast<int32_t>(data.purpose));
+  out.Int32(Proto::kGuardFieldNumber, data.guard);
+  out.Int32(Proto::kCardFieldNumber, data.card);
+  out.UInt32(Proto::kDeckFieldNumber, data.deck);
+}
+
+inline constexpr size_t kPendingBytes = 5 * MessageWriter::ScalarBytes();
+
+// `spell_deck`: the message's spell-deck field and its value; `tent`: the tent as shown.
+template <typename Proto>
+void WritePublicMiddle(const Data& data, MessageWriter& out, std::pair<int, uint32_t> spell_deck,
+                       const std::array<int8_t, 2>& tent) {
+  out.Packed(Proto::kItemsFieldNumber, std::span<const uint8_t>(data.items.data(), data.item_count));
+  out.UInt32(Proto::kKindsUsedFieldNumber, data.kinds_used);
+  out.UInt32(spell_deck.first, spell_deck.second);
+  out.UInt32(Proto::kDiscardsFieldNumber, data.discards);
+  out.Packed(Proto::kTentFieldNumber, tent);
+  out.Int32(Proto::kTentSecondFieldNumber, data.tent_second);
+  out.UInt32(Proto::kTabooFieldNumber, data.taboo);
+  out.UInt32(Proto::kSpyFieldNumber, data.spy);
+  out.Bool(Proto::kLastFirstFieldNumber, data.last_first);
+  for (int i = 0; i < data.pending_count; ++i) {
+    const Pending& p = data.pending[i];
+    out.ShortMessage<kPendingBytes>(Proto::kPendingFieldNumber, [&](MessageWriter& pending) {
+      pending.Int32(v1::MorgenlandPending::kSpellFieldNumber, p.spell);
+      pending.Int32(v1::MorgenlandPending::kCasterFieldNumber, p.caster);
+      pending.Int32(v1::MorgenlandPending::kCopiedFieldNumber, p.copied);
+      pending.UInt32(v1::MorgenlandPending::kTargetFieldNumber, p.target);
+      pending.UInt32(v1::MorgenlandPending::kAskedFieldNumber, p.asked);
+    });
+  }
+  out.Int32(Proto::kResumeSeatFieldNumber, data.resume_seat);
+}
+
+template <typename Proto>
+void WritePublicTargets(const Data& data, MessageWriter& out) {
+  out.Int32(Proto::kPriorityFieldNumber, data.priority);
+  out.Int32(Proto::kBuyerFieldNumber, data.buyer);
+  out.Int32(Proto::kTargetSeatFieldNumber, data.target_seat);
+  out.Int32(Proto::kTargetTokenFieldNumber, data.target_token);
+  out.Int32(Proto::kTargetSpaceFieldNumber, data.target_space);
+}
+
+// The most bytes the three runs write.
+inline constexpr size_t kPublicBytes = 33 * MessageWriter::ScalarBytes() +
+                                       MessageWriter::PackedBytes(std::tuple_size_v<decltype(Data::items)>) +
+                                       MessageWriter::PackedBytes(2) +
+                                       std::tuple_size_v<decltype(Data::pending)> * MessageWriter::MessageBytes(kPendingBytes);
 
 template <typename Proto>
 void EncodePublic(const Data& data, Proto* out) {
