@@ -55,10 +55,7 @@ absl::Status TilesFromBytes(const std::string& in, int limit, const PartName& wh
   return absl::OkStatus();
 }
 
-void TilesToBytes(uint64_t tiles, std::string* out) {
-  out->clear();
-  for (; tiles != 0; tiles &= tiles - 1) out->push_back(static_cast<char>(std::countr_zero(tiles)));
-}
+void TilesToBytes(uint64_t tiles, std::string* out) { out->assign(SmallNumbers<kTiles>::SetBits(tiles).bytes()); }
 
 // A hand or the supply of a state in either format; both at once is refused.
 absl::Status StateTilesFromProto(const google::protobuf::RepeatedPtrField<v1::CaratTile>& messages,
@@ -160,20 +157,6 @@ absl::Status ChipsFromProto(const v1::CaratState& in, Data* data) {
 
 void CaratState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
-namespace {
-
-// A set of tiles as bytes, their ids ascending (formats 2 and 3).
-struct TileBytes {
-  explicit TileBytes(uint64_t tiles) {
-    for (; tiles != 0; tiles &= tiles - 1) ids[count++] = static_cast<uint8_t>(std::countr_zero(tiles));
-  }
-  std::string_view view() const { return std::string_view(reinterpret_cast<const char*>(ids.data()), count); }
-  std::array<uint8_t, kTiles> ids;
-  size_t count = 0;
-};
-
-}  // namespace
-
 // Format 3 written field by field in field-number order, so the bytes are protobuf's own
 // (replays' recorded hashes pin them) at a fraction of its generic writing's instructions.
 void CaratState::WriteFormat3(std::string* out) const {
@@ -190,7 +173,7 @@ void CaratState::WriteFormat3(std::string* out) const {
   for (int seat = 0; seat < data_.players; ++seat) {
     fields.ShortMessage<kSeatBytes>(Proto::kSeatsFieldNumber, [&](W& shown) {
       shown.Int32(SeatState::kScoreFieldNumber, data_.scores[seat]);
-      shown.Bytes(SeatState::kHandTilesFieldNumber, TileBytes(data_.hands[seat]).view());
+      shown.Bytes(SeatState::kHandTilesFieldNumber, SmallNumbers<kTiles>::SetBits(data_.hands[seat]).bytes());
     });
   }
   fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
@@ -202,7 +185,7 @@ void CaratState::WriteFormat3(std::string* out) const {
   }
   fields.Bytes(Proto::kBoardTilesFieldNumber, AsBytes(tiles));
   fields.Bytes(Proto::kBoardRotationsFieldNumber, AsBytes(rotations));
-  fields.Bytes(Proto::kSupplyTilesFieldNumber, TileBytes(data_.supply).view());
+  fields.Bytes(Proto::kSupplyTilesFieldNumber, SmallNumbers<kTiles>::SetBits(data_.supply).bytes());
   fields.Bytes(Proto::kChipValuesFieldNumber, AsBytes(data_.chip_value));
   fields.Fixed64(Proto::kScoredChipsFieldNumber, data_.scored);
   out->assign(fields.bytes());

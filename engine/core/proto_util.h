@@ -1,8 +1,10 @@
 #pragma once
 // Helpers for the per-game messages carried in google.protobuf.Any.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,9 +72,30 @@ class PackedMoveDetails {
 // a view, not std::string::append(begin, end), which copies a range of another element type
 // into a temporary string first.
 template <size_t N>
-std::string_view AsBytes(const std::array<uint8_t, N>& counts) {
-  return std::string_view(reinterpret_cast<const char*>(counts.data()), N);
+std::string_view AsBytes(const std::array<uint8_t, N>& counts, size_t count = N) {
+  return std::string_view(reinterpret_cast<const char*>(counts.data()), count);
 }
+
+// Up to `kMax` numbers under 256, gathered without an allocation for a packed or a bytes
+// field (the states written by MessageWriter).
+template <size_t kMax>
+class SmallNumbers {
+ public:
+  // The positions of the set bits of `bits`, ascending, each plus `first`.
+  template <typename Bits>
+  static SmallNumbers SetBits(Bits bits, int first = 0) {
+    SmallNumbers out;
+    for (; bits != 0; bits &= bits - 1) out.Add(first + std::countr_zero(bits));
+    return out;
+  }
+  void Add(int number) { numbers_[count_++] = static_cast<uint8_t>(number); }
+  std::span<const uint8_t> numbers() const { return {numbers_.data(), count_}; }
+  std::string_view bytes() const { return AsBytes(numbers_, count_); }
+
+ private:
+  std::array<uint8_t, kMax> numbers_;
+  size_t count_ = 0;
+};
 
 // Appends one length-delimited field `field` (a message, or an entry of a repeated one): its
 // tag, length and `size` bytes from `write`, which is given where they go.

@@ -338,22 +338,6 @@ void MercadoState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat
 
 namespace {
 
-// Up to `kMax` small numbers for a packed field, without an allocation.
-template <size_t kMax>
-struct NumberList {
-  void Add(int number) { numbers[count++] = static_cast<uint8_t>(number); }
-  std::span<const uint8_t> view() const { return {numbers.data(), count}; }
-  std::array<uint8_t, kMax> numbers;
-  size_t count = 0;
-};
-
-template <typename Bits>
-NumberList<32> BitIds(Bits bits, int first_id) {
-  NumberList<32> ids;
-  for (; bits != 0; bits &= bits - 1) ids.Add(first_id + std::countr_zero(bits));
-  return ids;
-}
-
 // v1::MercadoTable of a full state of format 2 (the coins left out), in field-number order:
 // protobuf's own bytes (TableToProto(data, out, false) describes the same fields).
 void WriteStateTable(const Data& data, MessageWriter& out) {
@@ -374,16 +358,16 @@ void WriteStateTable(const Data& data, MessageWriter& out) {
   std::array<uint32_t, kPositions> display;
   for (int position = 0; position < kPositions; ++position) display[position] = static_cast<uint32_t>(data.display[position]);
   out.Packed(Table::kDisplayFieldNumber, display);
-  out.Packed(Table::kItemDiscardsFieldNumber, BitIds(data.item_discards, 0).view());
-  out.Packed(Table::kPerfumeDiscardsFieldNumber, BitIds(data.perfume_discards, kItems).view());
+  out.Packed(Table::kItemDiscardsFieldNumber, SmallNumbers<kItems>::SetBits(data.item_discards).numbers());
+  out.Packed(Table::kPerfumeDiscardsFieldNumber, SmallNumbers<kPerfumes>::SetBits(data.perfume_discards, kItems).numbers());
   out.UInt32(Table::kItemDeckSizeFieldNumber, std::popcount(data.item_deck));
   out.UInt32(Table::kPerfumeDeckSizeFieldNumber, std::popcount(data.perfume_deck));
   out.UInt32(Table::kSealSupplyFieldNumber, data.seal_supply);
   out.UInt32(Table::kPrivilegeSupplySizeFieldNumber, PrivilegeCount(data.privilege_supply));
-  NumberList<kPrivileges> gone;
+  SmallNumbers<kPrivileges> gone;
   for (int type = 0; type < kPrivilegeTypes; ++type)
     for (int i = 0; i < data.privileges_gone[type]; ++i) gone.Add(type);
-  out.Packed(Table::kPrivilegesGoneFieldNumber, gone.view());
+  out.Packed(Table::kPrivilegesGoneFieldNumber, gone.numbers());
   for (int seat = 0; seat < data.players; ++seat) {
     const SeatData& holder = data.seats[seat];
     out.ShortMessage<4 * MessageWriter::ScalarBytes()>(Table::kSeatsFieldNumber, [&](MessageWriter& shown) {
@@ -397,7 +381,8 @@ void WriteStateTable(const Data& data, MessageWriter& out) {
 }
 
 constexpr size_t kStateTableBytes =
-    20 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kPositions) + 2 * MessageWriter::PackedBytes(32) +
+    17 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kPositions) + MessageWriter::PackedBytes(kItems) +
+    MessageWriter::PackedBytes(kPerfumes) +
     MessageWriter::PackedBytes(kPrivileges) + kMaxPlayers * MessageWriter::MessageBytes(4 * MessageWriter::ScalarBytes());
 
 }  // namespace
@@ -421,8 +406,7 @@ void MercadoState::WriteFormat2(std::string* out) const {
   fields.Message(Proto::kTableFieldNumber, table);
   fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
   fields.Bytes(Proto::kCoinsFieldNumber, coins);
-  fields.Bytes(Proto::kHeldPrivilegesFieldNumber,
-               std::string_view(reinterpret_cast<const char*>(held.data()), data_.players * kPrivilegeTypes));
+  fields.Bytes(Proto::kHeldPrivilegesFieldNumber, AsBytes(held, data_.players * kPrivilegeTypes));
   out->assign(fields.bytes());
 }
 

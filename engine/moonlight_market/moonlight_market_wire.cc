@@ -332,10 +332,6 @@ void MoonlightState::Serialize(v1::GameState* out) const { SerializeFormat(kForm
 
 namespace {
 
-std::string_view AsView(const uint8_t* bytes, size_t count) {
-  return std::string_view(reinterpret_cast<const char*>(bytes), count);
-}
-
 // A seat of format 3 and later, in field-number order (SeatAsBitsAndBytes describes the same
 // fields as a message).
 void WriteSeat(const Data& data, int seat, MessageWriter& out) {
@@ -356,7 +352,7 @@ void WriteSeat(const Data& data, int seat, MessageWriter& out) {
   for (int colour = 0; colour < kColours; ++colour)
     for (int slot = 0; slot < holder.chains[colour].size; ++slot) chains[colour * kChainLimit + slot] = holder.chains[colour].tiles[slot];
   out.Bytes(SeatState::kChainTilesFieldNumber, AsBytes(chains));
-  out.Bytes(SeatState::kHeldTilesFieldNumber, AsView(holder.held.data(), holder.held_count));
+  out.Bytes(SeatState::kHeldTilesFieldNumber, AsBytes(holder.held, holder.held_count));
 }
 
 constexpr size_t kSeatBytes = 9 * MessageWriter::ScalarBytes() + MessageWriter::BytesBytes(kColours * kChainLimit) +
@@ -370,7 +366,7 @@ void MoonlightState::WriteFormat4(std::string* out) const {
   using Proto = v1::MoonlightState;
   using W = MessageWriter;
   constexpr size_t kCushionTiles = kColumns * std::tuple_size_v<Data::Column>;
-  std::array<uint8_t, 8 * W::ScalarBytes() + W::MessageBytes(3 * W::ScalarBytes()) +
+  std::array<uint8_t, 9 * W::ScalarBytes() + W::MessageBytes(3 * W::ScalarBytes()) +
                           kMaxParticipants * W::MessageBytes(kSeatBytes) + 2 * W::BytesBytes(kTileKinds) +
                           W::BytesBytes(kMaxParticipants * kCushionTiles) + W::BytesBytes(2 * kMaxParticipants)> buffer;
   W fields(buffer.data());
@@ -405,8 +401,8 @@ void MoonlightState::WriteFormat4(std::string* out) const {
     cards[2 * cushion] = data_.bids[cushion].card;
     cards[2 * cushion + 1] = static_cast<uint8_t>(data_.bids[cushion].seat);  // -1 (none) becomes 255
   }
-  fields.Bytes(Proto::kCushionTilesFieldNumber, AsView(tiles.data(), data_.participants() * kCushionTiles));
-  fields.Bytes(Proto::kCushionCardsFieldNumber, AsView(cards.data(), 2 * data_.participants()));
+  fields.Bytes(Proto::kCushionTilesFieldNumber, AsBytes(tiles, data_.participants() * kCushionTiles));
+  fields.Bytes(Proto::kCushionCardsFieldNumber, AsBytes(cards, 2 * data_.participants()));
   out->assign(fields.bytes());
 }
 

@@ -130,8 +130,7 @@ void MorgenlandState::WriteFormat5Fields(std::string* out) const {
   for (const auto& shelves : data_.shelves) end = std::copy(shelves.begin(), shelves.end(), end);
   end = std::copy(data_.bank.begin(), data_.bank.end(), end);
   end = std::copy(data_.box.begin(), data_.box.end(), end);
-  fields.Bytes(Proto::kTreasuryUnitsFieldNumber,
-               std::string_view(reinterpret_cast<const char*>(units.data()), static_cast<size_t>(end - units.begin())));
+  fields.Bytes(Proto::kTreasuryUnitsFieldNumber, AsBytes(units, static_cast<size_t>(end - units.begin())));
   out->assign(fields.bytes());
 }
 
