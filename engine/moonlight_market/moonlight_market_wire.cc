@@ -261,24 +261,37 @@ void PublicSeatScalarsToProto(const SeatData& holder, v1::MoonlightSeatState* ou
   out->set_taken_cushion(holder.taken);
 }
 
-// Format 3's seat: cards as bits, tiles as bytes.
-void SeatAsBitsAndBytes(const Data& data, int seat, v1::MoonlightSeatState* out) {
+// A seat of format 3 and later, in field-number order.
+void WriteSeat(const Data& data, int seat, MessageWriter& out) {
+  using SeatState = v1::MoonlightSeatState;
   const SeatData& holder = data.seats[seat];
-  out->set_pile_cards(holder.pile);
-  out->set_under_cards(holder.under);
-  if (data.IsBot(seat)) {
-    if (holder.hand) out->set_next_card(std::countr_zero(static_cast<unsigned>(holder.hand)));
-  } else {
-    out->set_hand_cards(holder.hand);
-  }
-  out->set_discard_cards(holder.discard);
-  PublicSeatScalarsToProto(holder, out);
-  std::string& chains = *out->mutable_chain_tiles();
-  chains.assign(kColours * kChainLimit, static_cast<char>(kNoTile));
+  const bool bot = data.IsBot(seat);
+  if (bot && holder.hand) out.UInt32(SeatState::kNextCardFieldNumber, std::countr_zero(static_cast<unsigned>(holder.hand)));
+  out.UInt32(SeatState::kDisplacedFieldNumber, holder.displaced);
+  out.UInt32(SeatState::kSealsFieldNumber, holder.seals);
+  out.Int32(SeatState::kPrestigeFieldNumber, holder.prestige);
+  out.Int32(SeatState::kTakenCushionFieldNumber, holder.taken);
+  out.UInt32(SeatState::kPileCardsFieldNumber, holder.pile);
+  out.UInt32(SeatState::kUnderCardsFieldNumber, holder.under);
+  if (!bot) out.UInt32(SeatState::kHandCardsFieldNumber, holder.hand);
+  out.UInt32(SeatState::kDiscardCardsFieldNumber, holder.discard);
+  std::array<uint8_t, kColours * kChainLimit> chains;
+  chains.fill(kNoTile);
   for (int colour = 0; colour < kColours; ++colour)
-    for (int slot = 0; slot < holder.chains[colour].size; ++slot)
-      chains[colour * kChainLimit + slot] = static_cast<char>(holder.chains[colour].tiles[slot]);
-  out->mutable_held_tiles()->assign(AsBytes(holder.held).substr(0, holder.held_count));
+    for (int slot = 0; slot < holder.chains[colour].size; ++slot) chains[colour * kChainLimit + slot] = holder.chains[colour].tiles[slot];
+  out.Bytes(SeatState::kChainTilesFieldNumber, AsBytes(chains));
+  out.Bytes(SeatState::kHeldTilesFieldNumber, AsBytes(holder.held, holder.held_count));
+}
+
+constexpr size_t kSeatBytes = 9 * MessageWriter::ScalarBytes() + MessageWriter::BytesBytes(kColours * kChainLimit) +
+                              MessageWriter::BytesBytes(kColumns);
+
+// Format 3's seat (the same as format 4's) through the message.
+void SeatAsBitsAndBytes(const Data& data, int seat, v1::MoonlightSeatState* out) {
+  std::array<uint8_t, kSeatBytes> buffer;
+  MessageWriter fields(buffer.data());
+  WriteSeat(data, seat, fields);
+  out->ParseFromArray(buffer.data(), static_cast<int>(fields.size()));
 }
 
 }  // namespace
@@ -329,36 +342,6 @@ template absl::Status DecodePublic(const v1::MoonlightState&, Data*);
 template absl::Status DecodePublic(const v1::MoonlightView&, Data*);
 
 void MoonlightState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
-
-namespace {
-
-// A seat of format 3 and later, in field-number order (SeatAsBitsAndBytes describes the same
-// fields as a message).
-void WriteSeat(const Data& data, int seat, MessageWriter& out) {
-  using SeatState = v1::MoonlightSeatState;
-  const SeatData& holder = data.seats[seat];
-  const bool bot = data.IsBot(seat);
-  if (bot && holder.hand) out.UInt32(SeatState::kNextCardFieldNumber, std::countr_zero(static_cast<unsigned>(holder.hand)));
-  out.UInt32(SeatState::kDisplacedFieldNumber, holder.displaced);
-  out.UInt32(SeatState::kSealsFieldNumber, holder.seals);
-  out.Int32(SeatState::kPrestigeFieldNumber, holder.prestige);
-  out.Int32(SeatState::kTakenCushionFieldNumber, holder.taken);
-  out.UInt32(SeatState::kPileCardsFieldNumber, holder.pile);
-  out.UInt32(SeatState::kUnderCardsFieldNumber, holder.under);
-  if (!bot) out.UInt32(SeatState::kHandCardsFieldNumber, holder.hand);
-  out.UInt32(SeatState::kDiscardCardsFieldNumber, holder.discard);
-  std::array<uint8_t, kColours * kChainLimit> chains;
-  chains.fill(kNoTile);
-  for (int colour = 0; colour < kColours; ++colour)
-    for (int slot = 0; slot < holder.chains[colour].size; ++slot) chains[colour * kChainLimit + slot] = holder.chains[colour].tiles[slot];
-  out.Bytes(SeatState::kChainTilesFieldNumber, AsBytes(chains));
-  out.Bytes(SeatState::kHeldTilesFieldNumber, AsBytes(holder.held, holder.held_count));
-}
-
-constexpr size_t kSeatBytes = 9 * MessageWriter::ScalarBytes() + MessageWriter::BytesBytes(kColours * kChainLimit) +
-                              MessageWriter::BytesBytes(kColumns);
-
-}  // namespace
 
 // Format 4 written field by field in field-number order, so the bytes are protobuf's own
 // (replays' recorded hashes pin them) at a fraction of its generic writing's instructions.

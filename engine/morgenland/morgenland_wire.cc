@@ -144,7 +144,15 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
   }
   PooledScratch<v1::MorgenlandState> scratch;
   v1::MorgenlandState& proto = *scratch;
-  EncodePublic(data_, &proto);
+  {
+    using Proto = v1::MorgenlandState;
+    std::array<uint8_t, kPublicBytes> buffer;
+    MessageWriter fields(buffer.data());
+    WritePublicHead<Proto>(data_, fields, [](MessageWriter&) {});
+    WritePublicMiddle<Proto>(data_, fields, {Proto::kSpellDeckFieldNumber, data_.spell_deck}, data_.tent);
+    WritePublicTargets<Proto>(data_, fields);
+    proto.ParseFromArray(buffer.data(), static_cast<int>(fields.size()));
+  }
   const bool unit_bytes = version >= 3;
   if (unit_bytes) {
     std::string& units = *proto.mutable_treasury_units();
@@ -159,8 +167,6 @@ void MorgenlandState::SerializeFormat(int version, v1::GameState* out) const {
     proto.add_set_known(data_.set_known[room]);
     proto.add_order_known(data_.order_known[room]);
   }
-  proto.set_spell_deck(data_.spell_deck);
-  for (int8_t spell : data_.tent) proto.add_tent(spell);
   proto.set_rng(data_.rng);
   RoomsAndSeatsToProto(version, &proto);
   PackAny(proto, out->mutable_state());

@@ -201,7 +201,7 @@ absl::Status DecodePublic(const Proto& in, Data* data) {
 // message's own fields go between them in field-number order (MorgenlandState: the rng
 // between the middle and the targets; MorgenlandView: the viewer's seat after `players`, the
 // rooms before the middle, whose spell-deck field each names, and the seat to move before
-// the targets). The same fields as EncodePublic, the bytes protobuf writes for them.
+// the targets). The bytes protobuf writes for these fields.
 template <typename Proto, typename AfterPlayers>
 void WritePublicHead(const Data& data, MessageWriter& out, const AfterPlayers& after_players) {
   out.UInt32(Proto::kPlayersFieldNumber, data.players);
@@ -268,49 +268,6 @@ inline constexpr size_t kPublicBytes = 33 * MessageWriter::ScalarBytes() +
                                        MessageWriter::PackedBytes(2) +
                                        std::tuple_size_v<decltype(Data::pending)> * MessageWriter::MessageBytes(kPendingBytes);
 
-template <typename Proto>
-void EncodePublic(const Data& data, Proto* out) {
-  out->set_players(data.players);
-  out->set_pro(data.pro);
-  out->set_choose_camel(data.choose_camel);
-  out->set_scroll_power(data.scroll_power);
-  out->set_max_rounds(data.max_rounds);
-  out->set_phase(static_cast<v1::MorgenlandPhase>(data.phase));
-  out->set_round(data.round);
-  out->set_camel(data.camel);
-  out->set_active(data.active);
-  out->set_placer(data.placer);
-  out->set_space(data.space);
-  out->set_cursor(data.cursor);
-  out->set_passes(data.passes);
-  out->set_units_left(data.units_left);
-  out->set_purpose(static_cast<v1::MorgenlandPurpose>(data.purpose));
-  out->set_guard(data.guard);
-  out->set_card(data.card);
-  out->set_deck(data.deck);
-  for (int i = 0; i < data.item_count; ++i) out->add_items(data.items[i]);
-  out->set_kinds_used(data.kinds_used);
-  out->set_discards(data.discards);
-  out->set_tent_second(data.tent_second);
-  out->set_taboo(data.taboo);
-  out->set_spy(data.spy);
-  out->set_last_first(data.last_first);
-  for (int i = 0; i < data.pending_count; ++i) {
-    const Pending& p = data.pending[i];
-    auto* pending = out->add_pending();
-    pending->set_spell(p.spell);
-    pending->set_caster(p.caster);
-    pending->set_copied(p.copied);
-    pending->set_target(p.target);
-    pending->set_asked(p.asked);
-  }
-  out->set_resume_seat(data.resume_seat);
-  out->set_priority(data.priority);
-  out->set_buyer(data.buyer);
-  out->set_target_seat(data.target_seat);
-  out->set_target_token(data.target_token);
-  out->set_target_space(data.target_space);
-}
 
 void TokenToProto(const SeatData& s, int seat, int token, bool show, v1::MorgenlandToken* out);
 
