@@ -51,7 +51,7 @@ std::string HashText(uint64_t hash) { return absl::StrFormat("%016x", hash); }
 
 }  // namespace
 
-std::string BytesHash(const std::string& bytes) { return absl::StrFormat("%016x", Fnv1a64(bytes)); }
+std::string BytesHash(const std::string& bytes) { return HashText(Fnv1a64(bytes)); }
 
 absl::StatusOr<MatchRecord> Referee::Play(
     const MatchPlan& plan, const std::function<absl::Status(const MatchRecord&)>& finish) {

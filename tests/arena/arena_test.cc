@@ -237,14 +237,14 @@ TEST(Replay, StateFormatsKeepTheHashesEnginesRecorded) {
       {"morgenland", 5, 0xa0af56f7c4897504, 0x8c974923ef5a0338},
   };
   for (const Game* game : AllGames()) {
-    int rows = 0;
+    bool current_format = false;
     for (const Recorded& recorded : kRecorded) {
       if (recorded.game != game->name()) continue;
       SCOPED_TRACE(absl::StrCat(game->name(), " format ", recorded.format));
-      ++rows;
       auto state = game->NewGame(3, 3, {});
       ASSERT_TRUE(state.ok()) << state.status();
       const int versions_back = (*state)->FormatVersion() - recorded.format;
+      current_format |= versions_back == 0;
       ASSERT_GE(versions_back, 0);
       const auto hash = [&] {
         return Fnv1a64(versions_back == 0 ? (*state)->Bytes() : (*state)->EarlierFormatBytes(versions_back));
@@ -257,7 +257,7 @@ TEST(Replay, StateFormatsKeepTheHashesEnginesRecorded) {
       }
       EXPECT_EQ(hash(), recorded.after_40_moves);
     }
-    EXPECT_GT(rows, 0) << game->name() << "'s current format has no recorded hashes";
+    EXPECT_TRUE(current_format) << game->name() << "'s current format has no recorded hashes";
   }
 }
 
