@@ -98,7 +98,8 @@ class PyState {
   }
   py::tuple Outcome() const {
     const gavel::Outcome outcome = state_->outcome();
-    return py::make_tuple(outcome.scores, outcome.ranks);
+    const auto list = [](const auto& values) { return std::vector(values.begin(), values.end()); };
+    return py::make_tuple(list(outcome.scores), list(outcome.ranks));
   }
   PyState Clone() const { return PyState(state_->Clone()); }
   // Dirk's move for the seat to move (the rule-based bot; docs/arena.md).

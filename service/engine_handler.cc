@@ -136,7 +136,7 @@ void AppendStatus(const State& state, const Caller& caller, int field, std::stri
   status.Int32(v1::GameStatus::kToMoveFieldNumber, state.to_move());
   status.Int32(v1::GameStatus::kSeatsFieldNumber, state.seats());
   const bool scores = caller.owner() || state.finished();
-  const Outcome outcome = state.outcome();
+  const Outcome outcome = scores ? state.outcome() : Outcome{};
   for (Seat seat = 0; seat < state.seats(); ++seat) {
     status.ShortMessage<kResultBytes>(v1::GameStatus::kResultsFieldNumber, [&](MessageWriter& result) {
       result.Int32(Result::kSeatFieldNumber, seat);
@@ -249,23 +249,33 @@ void FillInfo(const GameInfo& info, v1::GameInfo* out) {
   }
 }
 
-// `state`'s message bytes, written into a GameState on `arena` (without one, held by `owner`).
-const std::string& WriteState(const State& state, google::protobuf::Arena* arena,
-                              std::unique_ptr<v1::GameState>& owner) {
-  v1::GameState* full = NewGameState(arena, owner);
-  state.Serialize(full);
-  return full->state().value();
+// `state`'s message bytes (GameState.state's value), written into this thread's scratch
+// GameState, whose strings keep their capacity from call to call: valid until the thread
+// writes the next.
+const std::string& StateMessage(const State& state) {
+  thread_local v1::GameState scratch;  // off any arena
+  state.Serialize(&scratch);
+  return scratch.state().value();
 }
 
-// Writes the state a response returns: into its `state` field, or, for a sealed table, into
-// a scratch GameState on its arena (without one, held by `owner`) to be sealed. Returns the
-// state message's bytes.
-template <typename Response>
-absl::string_view WriteNewState(const State& state, bool sealed, Response* response,
-                                std::unique_ptr<v1::GameState>& owner) {
-  if (sealed) return WriteState(state, response->GetArena(), owner);
-  state.Serialize(response->mutable_state());
-  return response->state().state().value();
+// The response's field `field`, the v1::GameState of `state` whose message is `message`, as
+// protobuf writes it: a state travels behind the response like the rest it returns.
+void AppendGameState(int field, const State& state, const std::string& message, std::string* out) {
+  using google::protobuf::internal::WireFormatLite;
+  const GameInfo& info = state.game().info();
+  const auto bytes_field_size = [](const std::string& bytes) {
+    return bytes.empty() ? 0 : 1 + WireFormatLite::StringSize(bytes);  // fields 1 and 2: one tag byte
+  };
+  const size_t any_size = bytes_field_size(info.state_type_url) + bytes_field_size(message);
+  const size_t size = bytes_field_size(info.name) + 1 + WireFormatLite::LengthDelimitedSize(any_size);
+  AppendLengthDelimited(field, size, [&](uint8_t* at) {
+    if (!info.name.empty()) at = WireFormatLite::WriteStringToArray(v1::GameState::kGameFieldNumber, info.name, at);
+    at = WireFormatLite::WriteTagToArray(v1::GameState::kStateFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, at);
+    at = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(any_size), at);
+    if (!info.state_type_url.empty())
+      at = WireFormatLite::WriteStringToArray(google::protobuf::Any::kTypeUrlFieldNumber, info.state_type_url, at);
+    if (!message.empty()) WireFormatLite::WriteBytesToArray(google::protobuf::Any::kValueFieldNumber, message, at);
+  }, out);
 }
 
 // A new table's token for `state`, whose message is `bytes`, and the capabilities for its
@@ -322,10 +332,8 @@ absl::Status CheckMayMove(const State& state, const Caller& caller, const v1::Ap
 
 }  // namespace
 
-absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer,
-                                      google::protobuf::Arena* arena) {
-  std::unique_ptr<v1::GameState> owned;
-  return sealer.Seal(header, WriteState(state, arena, owned));
+absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer) {
+  return sealer.Seal(header, StateMessage(state));
 }
 
 absl::StatusOr<TokenHeader> OpenToken(absl::string_view token, const Sealer& sealer, v1::GameState* full) {
@@ -373,11 +381,12 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   ResponseTail own;
   ResponseTail& out = tail ? *tail : own;
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, out));
-  std::unique_ptr<v1::GameState> owned;
-  const absl::string_view bytes = WriteNewState(*state, request.seal(), response, owned);
+  const std::string& bytes = StateMessage(*state);
   uint64_t key_ring = 0;
   if (request.seal()) {
     GAVEL_ASSIGN_OR_RETURN(key_ring, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
+  } else {
+    AppendGameState(v1::NewGameResponse::kStateFieldNumber, *state, bytes, &out.bytes);
   }
   AppendStatus(*state, owner, v1::NewGameResponse::kStatusFieldNumber, &out.bytes);
   AppendEvents<v1::NewGameResponse>(log, state->seats(), request.per_seat_events(), owner, &out.bytes);
@@ -413,11 +422,12 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   ResponseTail own;
   ResponseTail& out = tail ? *tail : own;
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, out));
-  std::unique_ptr<v1::GameState> owned;
-  const absl::string_view bytes = WriteNewState(state, caller.sealed, response, owned);
+  const std::string& bytes = StateMessage(state);
   uint64_t key_ring = 0;
   if (caller.sealed) {
     GAVEL_ASSIGN_OR_RETURN(key_ring, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
+  } else {
+    AppendGameState(v1::ApplyResponse::kStateFieldNumber, state, bytes, &out.bytes);
   }
   AppendStatus(state, caller, v1::ApplyResponse::kStatusFieldNumber, &out.bytes);
   AppendEvents<v1::ApplyResponse>(log, state.seats(), request.per_seat_events(), caller, &out.bytes);

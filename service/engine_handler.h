@@ -14,9 +14,8 @@
 namespace gavel::service {
 
 // The token of `state` with `header`: the game's own state message (GameState.state's
-// value), sealed. `arena` holds the scratch GameState (nullptr: the heap).
-absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer,
-                                      google::protobuf::Arena* arena = nullptr);
+// value), sealed.
+absl::StatusOr<std::string> SealState(const State& state, const TokenHeader& header, const Sealer& sealer);
 // The full state `token` holds, written to `*full` (on `full`'s arena), and its header:
 // the inverse of SealState. Sealer::Open's errors, and INVALID_ARGUMENT for a game this
 // server does not play. Does not validate the state; Game::Deserialize does.

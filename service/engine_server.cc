@@ -26,18 +26,18 @@ using RawEngine = v1::Engine::WithRawCallbackMethod_ListGames<
         v1::Engine::WithRawCallbackMethod_Apply<v1::Engine::WithRawCallbackMethod_Observe<
             v1::Engine::WithRawCallbackMethod_Resample<v1::Engine::Service>>>>>>;
 
-// The game a request is about, for metric labels.
-std::string GameOf(const v1::ListGamesRequest&) { return ""; }
-std::string GameOf(const v1::NewGameRequest& request) { return request.game(); }
-std::string GameOf(const v1::StateRef& state) {
-  if (!state.has_sealed()) return state.full().game();
+// The metric label of the game a request is about (GameLabel: static storage).
+absl::string_view GameLabelOf(const v1::ListGamesRequest&) { return ""; }
+absl::string_view GameLabelOf(const v1::NewGameRequest& request) { return GameLabel(request.game()); }
+absl::string_view GameLabelOf(const v1::StateRef& state) {
+  if (!state.has_sealed()) return GameLabel(state.full().game());
   auto header = ReadTokenHeader(state.sealed().token());
-  return header.ok() ? header->game : "";
+  return header.ok() ? GameLabel(header->game) : "";
 }
-std::string GameOf(const v1::LegalMovesRequest& request) { return GameOf(request.state()); }
-std::string GameOf(const v1::ApplyRequest& request) { return GameOf(request.state()); }
-std::string GameOf(const v1::ObserveRequest& request) { return GameOf(request.state()); }
-std::string GameOf(const v1::ResampleRequest& request) { return request.view().game(); }
+absl::string_view GameLabelOf(const v1::LegalMovesRequest& request) { return GameLabelOf(request.state()); }
+absl::string_view GameLabelOf(const v1::ApplyRequest& request) { return GameLabelOf(request.state()); }
+absl::string_view GameLabelOf(const v1::ObserveRequest& request) { return GameLabelOf(request.state()); }
+absl::string_view GameLabelOf(const v1::ResampleRequest& request) { return GameLabel(request.view().game()); }
 
 
 // The response's serialization followed by `tail`, in one slice.
@@ -84,7 +84,7 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
   if (status.ok()) status = Serialize(response, tail, out);
   if (!status.ok()) spdlog::debug("{} refused: {}", std::string(rpc), status.ToString());
   if (metrics) {
-    const std::string game = GameLabel(GameOf(request));
+    const absl::string_view game = GameLabelOf(request);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     metrics->RecordCall(rpc, game, status.code(), elapsed.count());
     if (status.ok() && std::is_same_v<Request, v1::NewGameRequest>) metrics->GameStarted(game);

@@ -1,6 +1,9 @@
 #include "service/metrics.h"
 
+#include <tuple>
+
 #include "absl/container/node_hash_map.h"
+#include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
@@ -14,15 +17,34 @@ namespace gavel::service {
 
 struct ServiceMetrics::Impl {
   // The counter and histogram of one (rpc, game, code). Family::Add builds a label map and
-  // takes the family's lock, so each call's pair is looked up here instead, once created.
+  // takes the family's lock, so each call's pair is looked up here instead, once created:
+  // by the labels' views, so that a call builds no key.
   struct Series {
     prometheus::Counter* calls = nullptr;
     prometheus::Histogram* latency = nullptr;
   };
+  using Labels = std::tuple<absl::string_view, absl::string_view, absl::StatusCode>;
+  struct OwnedLabels {
+    std::string rpc, game;
+    absl::StatusCode code;
+    Labels view() const { return {rpc, game, code}; }
+  };
+  struct LabelsHash {
+    using is_transparent = void;
+    size_t operator()(const Labels& labels) const { return absl::HashOf(labels); }
+    size_t operator()(const OwnedLabels& labels) const { return (*this)(labels.view()); }
+  };
+  struct LabelsEqual {
+    using is_transparent = void;
+    static Labels ViewOf(const Labels& labels) { return labels; }
+    static Labels ViewOf(const OwnedLabels& labels) { return labels.view(); }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const { return ViewOf(a) == ViewOf(b); }
+  };
   Series& SeriesFor(absl::string_view rpc, absl::string_view game, absl::StatusCode code);
 
   absl::Mutex series_mutex;
-  absl::node_hash_map<std::string, Series> series ABSL_GUARDED_BY(series_mutex);
+  absl::node_hash_map<OwnedLabels, Series, LabelsHash, LabelsEqual> series ABSL_GUARDED_BY(series_mutex);
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
   prometheus::Family<prometheus::Counter>* calls = nullptr;
   prometheus::Family<prometheus::Histogram>* latency = nullptr;
@@ -67,12 +89,10 @@ absl::StatusOr<int> ServiceMetrics::Serve(const std::string& listen) {
 ServiceMetrics::Impl::Series& ServiceMetrics::Impl::SeriesFor(absl::string_view rpc,
                                                                absl::string_view game,
                                                                absl::StatusCode code) {
-  thread_local std::string key;  // reused: no allocation per call once warm
-  key.clear();
-  absl::StrAppend(&key, rpc, "|", game, "|", static_cast<int>(code));
+  const Labels labels{rpc, game, code};
   {
     absl::ReaderMutexLock lock(&series_mutex);
-    if (auto found = series.find(key); found != series.end()) return found->second;
+    if (auto found = series.find(labels); found != series.end()) return found->second;
   }
   // 10 us .. ~5 s, doubling: engine calls take microseconds, remote ones milliseconds.
   static const prometheus::Histogram::BucketBoundaries kBuckets = [] {
@@ -85,7 +105,7 @@ ServiceMetrics::Impl::Series& ServiceMetrics::Impl::SeriesFor(absl::string_view 
       &calls->Add({{"rpc", rpc_name}, {"game", game_name}, {"code", absl::StatusCodeToString(code)}}),
       &latency->Add({{"rpc", rpc_name}, {"game", game_name}}, kBuckets)};
   absl::MutexLock lock(&series_mutex);
-  return series.try_emplace(key, created).first->second;  // node-stable: a reference stays valid
+  return series.try_emplace(OwnedLabels{rpc_name, game_name, code}, created).first->second;  // node-stable
 }
 
 void ServiceMetrics::RecordCall(absl::string_view rpc, absl::string_view game,
@@ -105,9 +125,10 @@ void ServiceMetrics::GameFinished(absl::string_view game) {
 
 prometheus::Registry& ServiceMetrics::registry() { return *impl_->registry; }
 
-std::string GameLabel(absl::string_view name) {
+absl::string_view GameLabel(absl::string_view name) {
   if (name.empty()) return "";
-  return FindGame(name) != nullptr ? std::string(name) : "other";
+  const Game* game = FindGame(name);
+  return game != nullptr ? absl::string_view(game->name()) : "other";
 }
 
 }  // namespace gavel::service

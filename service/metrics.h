@@ -37,7 +37,8 @@ class ServiceMetrics {
   std::unique_ptr<Impl> impl_;
 };
 
-// `name` if it is a registered game, otherwise "other" (keeps metric labels bounded).
-std::string GameLabel(absl::string_view name);
+// `name` if it is a registered game, otherwise "other" (keeps metric labels bounded); the
+// view is of static storage, so it outlives `name`.
+absl::string_view GameLabel(absl::string_view name);
 
 }  // namespace gavel::service

@@ -33,8 +33,9 @@ int Listed(const Response& response) {
 }
 
 // Runs `handler` on `request` without a tail, with one, and with one and `states`; expects
-// the same message received each time, the status, moves and events in the tail only, the
-// status as protobuf writes it, and returns the response built without a tail or cache.
+// the same message received each time, the status, state, moves and events in the tail only,
+// the status and the state as protobuf writes them, and returns the response built without a
+// tail or cache.
 template <typename Response, typename Request, typename Handler>
 Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& request, StateCache& states) {
   Response with_message, with_tail, with_cache;
@@ -49,6 +50,13 @@ Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& 
   Response status_only;
   *status_only.mutable_status() = with_message.status();
   EXPECT_TRUE(absl::StrContains(tail.bytes, status_only.SerializeAsString())) << "the status as protobuf writes it";
+  if constexpr (requires { with_message.state(); }) {
+    EXPECT_TRUE(with_message.has_state());
+    EXPECT_FALSE(with_tail.has_state()) << "the state travels in the tail";
+    Response state_only;
+    *state_only.mutable_state() = with_message.state();
+    EXPECT_TRUE(absl::StrContains(tail.bytes, state_only.SerializeAsString())) << "the state as protobuf writes it";
+  }
   return with_message;
 }
 

@@ -327,8 +327,8 @@ void CaratState::Setup(EventSink* events) {
 }
 
 Outcome CaratState::outcome() const {
-  const std::vector<int> keys(data_.scores.begin(), data_.scores.begin() + data_.players);
-  return RankedOutcome(std::vector<double>(keys.begin(), keys.end()), keys, finished());
+  const PerSeat<int> keys(data_.scores.begin(), data_.scores.begin() + data_.players);
+  return RankedOutcome(PerSeat<double>(keys.begin(), keys.end()), keys, finished());
 }
 
 namespace {

@@ -111,10 +111,15 @@ class EventLog : public EventSink {
   absl::InlinedVector<Recorded, 16> events_;  // a move's events fit without an allocation
 };
 
+// One value per seat, held inline: the service asks for the outcome in every call and the
+// searches at the end of every play-out, so it must not allocate.
+template <typename T>
+using PerSeat = absl::InlinedVector<T, kMaxSeats>;
+
 // Score and place of every seat. Ranks are 1-based; equal ranks share a place.
 struct Outcome {
-  std::vector<double> scores;
-  std::vector<int> ranks;  // all 0 until the game is finished
+  PerSeat<double> scores;
+  PerSeat<int> ranks;  // all 0 until the game is finished
 };
 
 // Learning features computed from a view only (never from a full state).

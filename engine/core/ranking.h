@@ -10,9 +10,9 @@
 namespace gavel {
 
 // Competition ranking ("1224"): 1 + the number of strictly better keys.
-template <typename Key, typename Better = std::greater<Key>>
-std::vector<int> CompetitionRanks(const std::vector<Key>& keys, Better better = Better()) {
-  std::vector<int> ranks(keys.size(), 1);
+template <typename Keys, typename Better = std::greater<typename Keys::value_type>>
+PerSeat<int> CompetitionRanks(const Keys& keys, Better better = Better()) {
+  PerSeat<int> ranks(keys.size(), 1);
   for (size_t i = 0; i < keys.size(); ++i)
     for (size_t j = 0; j < keys.size(); ++j)
       if (better(keys[j], keys[i])) ++ranks[i];
@@ -20,22 +20,19 @@ std::vector<int> CompetitionRanks(const std::vector<Key>& keys, Better better = 
 }
 
 // The outcome of a game that ranks by ordered keys: every seat's score, and its competition
-// rank by `keys` (higher is better) once `finished`, all 0 before. The callers size both
-// vectors at once: the service asks for the outcome in every call.
-template <typename Key>
-Outcome RankedOutcome(std::vector<double> scores, const std::vector<Key>& keys, bool finished) {
-  Outcome outcome;
-  outcome.ranks = finished ? CompetitionRanks(keys) : std::vector<int>(keys.size(), 0);
-  outcome.scores = std::move(scores);
-  return outcome;
+// rank by `keys` (higher is better) once `finished`, all 0 before.
+template <typename Keys>
+Outcome RankedOutcome(const PerSeat<double>& scores, const Keys& keys, bool finished) {
+  return {.scores = scores, .ranks = finished ? CompetitionRanks(keys) : PerSeat<int>(keys.size(), 0)};
 }
 
 // Dense ranking ("1223"): 1 + the number of distinct strictly better keys.
-template <typename Key, typename Better = std::greater<Key>>
-std::vector<int> DenseRanks(const std::vector<Key>& keys, Better better = Better()) {
-  std::vector<int> ranks(keys.size(), 1);
+template <typename Keys, typename Better = std::greater<typename Keys::value_type>>
+PerSeat<int> DenseRanks(const Keys& keys, Better better = Better()) {
+  using Key = typename Keys::value_type;
+  PerSeat<int> ranks(keys.size(), 1);
   for (size_t i = 0; i < keys.size(); ++i) {
-    std::vector<Key> distinct_better;
+    PerSeat<Key> distinct_better;
     for (size_t j = 0; j < keys.size(); ++j) {
       if (!better(keys[j], keys[i])) continue;
       bool seen = false;

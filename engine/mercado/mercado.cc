@@ -996,7 +996,7 @@ void MercadoState::FinishGame(EventSink* events) {
 }
 
 Outcome MercadoState::outcome() const {
-  Outcome result{.scores = std::vector<double>(data_.players), .ranks = std::vector<int>(data_.players, 0)};
+  Outcome result{.scores = PerSeat<double>(data_.players), .ranks = PerSeat<int>(data_.players, 0)};
   for (int seat = 0; seat < data_.players; ++seat) {
     result.scores[seat] = data_.seats[seat].progress;
     if (data_.phase == Phase::kFinished) result.ranks[seat] = RankOf(data_, seat);

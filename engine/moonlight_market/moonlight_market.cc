@@ -113,7 +113,7 @@ std::vector<int> Awards(const std::vector<int>& keys, const std::vector<bool>& e
   std::vector<int> ranked;
   for (size_t i = 0; i < keys.size(); ++i)
     if (eligible[i]) ranked.push_back(keys[i]);
-  const std::vector<int> places = competition ? CompetitionRanks(ranked) : DenseRanks(ranked);
+  const PerSeat<int> places = competition ? CompetitionRanks(ranked) : DenseRanks(ranked);
   constexpr std::array<int, 4> kPoints = {0, 4, 2, 1};
   std::vector<int> points(keys.size(), 0);
   for (size_t i = 0, next = 0; i < keys.size(); ++i) {

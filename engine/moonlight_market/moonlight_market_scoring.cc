@@ -147,9 +147,9 @@ void MoonlightState::ScoreFinal(EventSink* events) {
 }
 
 Outcome MoonlightState::outcome() const {
-  std::vector<int> totals(data_.participants());
+  PerSeat<int> totals(data_.participants());
   for (int seat = 0; seat < data_.participants(); ++seat) totals[seat] = data_.seats[seat].prestige;
-  return RankedOutcome(std::vector<double>(totals.begin(), totals.end()), totals, data_.phase == Phase::kFinished);
+  return RankedOutcome(PerSeat<double>(totals.begin(), totals.end()), totals, data_.phase == Phase::kFinished);
 }
 
 }  // namespace gavel::moonlight_market

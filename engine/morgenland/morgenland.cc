@@ -949,15 +949,15 @@ void MorgenlandState::ApplyKeep(int spell, EventSink* events) {
 // Outcome
 
 Outcome MorgenlandState::outcome() const {
-  std::vector<double> scores(data_.players);
-  std::vector<std::array<int, 4>> keys(data_.players);  // artifacts, scrolls (pro), units, -player order
+  PerSeat<double> scores(data_.players);
+  PerSeat<std::array<int, 4>> keys(data_.players);  // artifacts, scrolls (pro), units, -player order
   for (int seat = 0; seat < data_.players; ++seat) {
     const SeatData& s = data_.seats[seat];
     const int artifacts = std::accumulate(s.owned.begin(), s.owned.end(), 0);
     scores[seat] = artifacts;
     keys[seat] = {artifacts, data_.pro ? s.owned[kScroll] : 0, Total(s.treasure), -OrderOf(data_, seat)};
   }
-  return RankedOutcome(std::move(scores), keys, data_.phase == Phase::kFinished);
+  return RankedOutcome(scores, keys, data_.phase == Phase::kFinished);
 }
 
 }  // namespace gavel::morgenland

@@ -283,15 +283,15 @@ void SultanState::StartRound(EventSink* events) {
 }
 
 Outcome SultanState::outcome() const {
-  std::vector<double> scores(data_.players);
-  std::vector<std::pair<int, int>> keys(data_.players);  // (score, jewel count): rules §6
+  PerSeat<double> scores(data_.players);
+  PerSeat<std::pair<int, int>> keys(data_.players);  // (score, jewel count): rules §6
   for (int seat = 0; seat < data_.players; ++seat) {
     const Counts& collection = data_.seats[seat].collection;
     const int score = CollectionScore(collection, data_.players);
     scores[seat] = score;
     keys[seat] = {score, Total(collection)};
   }
-  return RankedOutcome(std::move(scores), keys, data_.phase == Phase::kFinished);
+  return RankedOutcome(scores, keys, data_.phase == Phase::kFinished);
 }
 
 namespace {

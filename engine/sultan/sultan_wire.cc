@@ -62,13 +62,13 @@ namespace {
 constexpr int kCardBits = 2;
 constexpr uint8_t kCardMask = (1 << kCardBits) - 1;
 
-// A seat's 15 bytes, appended to `out`.
-void AppendCardBytes(const SeatData& holder, std::string* out) {
+// A seat's 15 bytes (values 1..kMaxCard), written at `out`.
+void WriteCardBytes(const SeatData& holder, uint8_t* out) {
   CardCounts bytes;
   for (int value = 0; value <= kMaxCard; ++value)  // one pass over the three arrays
     bytes[value] = static_cast<uint8_t>(holder.pile[value] | holder.hand[value] << kCardBits |
                                         holder.played[value] << 2 * kCardBits);
-  out->append(AsBytes(bytes).substr(1));  // values 1..kMaxCard
+  std::memcpy(out, bytes.data() + 1, kMaxCard);
 }
 
 // Format 2: every seat's cards from the state's `cards` bytes; the seats' lists must be empty.
@@ -157,16 +157,16 @@ void SultanState::WriteFormat2(std::string* out) const {
       out.UInt32(v1::SultanBid::kValueFieldNumber, bid.value);
     });
   }
-  std::string cards;
+  std::array<uint8_t, std::tuple_size_v<decltype(data_.seats)> * kMaxCard> cards;  // the seats' in turn
   for (int seat = 0; seat < data_.players; ++seat) {
     fields.ShortMessage<kSeatBytes>(Proto::kSeatsFieldNumber, [&](W& shown) {
       shown.ShortMessage<kCountsBytes>(v1::SultanSeatState::kCollectionFieldNumber,
                                        [&](W& collection) { WriteJewelCounts(data_.seats[seat].collection, collection); });
     });
-    AppendCardBytes(data_.seats[seat], &cards);
+    WriteCardBytes(data_.seats[seat], cards.data() + seat * kMaxCard);
   }
   fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
-  fields.Bytes(Proto::kCardsFieldNumber, cards);
+  fields.Bytes(Proto::kCardsFieldNumber, AsBytes(cards, data_.players * kMaxCard));
   out->assign(fields.bytes());
 }
 

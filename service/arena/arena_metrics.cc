@@ -33,19 +33,19 @@ ArenaMetrics::~ArenaMetrics() = default;
 absl::StatusOr<int> ArenaMetrics::Serve(const std::string& listen) { return service_.Serve(listen); }
 
 void ArenaMetrics::MatchStarted(absl::string_view game) {
-  const std::string label = service::GameLabel(game);
+  const std::string label(service::GameLabel(game));
   service_.GameStarted(label);
   families_->in_progress->Add({{"game", label}}).Increment();
 }
 
 void ArenaMetrics::MatchEnded(absl::string_view game, bool finished) {
-  const std::string label = service::GameLabel(game);
+  const std::string label(service::GameLabel(game));
   families_->in_progress->Add({{"game", label}}).Decrement();
   if (finished) service_.GameFinished(label);
 }
 
 void ArenaMetrics::MatchRestarted(absl::string_view game) {
-  families_->restarted->Add({{"game", service::GameLabel(game)}}).Increment();
+  families_->restarted->Add({{"game", std::string(service::GameLabel(game))}}).Increment();
 }
 
 void ArenaMetrics::BotFault(absl::string_view game, v1::MoveStatus status) {
@@ -54,7 +54,7 @@ void ArenaMetrics::BotFault(absl::string_view game, v1::MoveStatus status) {
                      : status == v1::MOVE_STATUS_DISCONNECTED ? "DISCONNECTED"
                      : status == v1::MOVE_STATUS_FAILED       ? "FAILED"
                                                               : "other";
-  families_->faults->Add({{"game", service::GameLabel(game)}, {"status", name}}).Increment();
+  families_->faults->Add({{"game", std::string(service::GameLabel(game))}, {"status", name}}).Increment();
 }
 
 }  // namespace gavel::arena

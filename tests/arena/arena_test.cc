@@ -177,8 +177,8 @@ TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
       }
       match.finished = true;
       const Outcome outcome = (*state)->outcome();
-      match.scores = outcome.scores;
-      match.ranks = outcome.ranks;
+      match.scores.assign(outcome.scores.begin(), outcome.scores.end());
+      match.ranks.assign(outcome.ranks.begin(), outcome.ranks.end());
       const auto visit = [](const ReplayStep&) {};
       EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
       match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;
