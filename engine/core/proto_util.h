@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
@@ -89,6 +90,11 @@ class SmallNumbers {
     return out;
   }
   void Add(int number) { numbers_[count_++] = static_cast<uint8_t>(number); }
+  // Many at once: one copy, where a loop of Add would store the count after every byte.
+  void Add(std::span<const uint8_t> numbers) {
+    std::memcpy(numbers_.data() + count_, numbers.data(), numbers.size());
+    count_ += numbers.size();
+  }
   std::span<const uint8_t> numbers() const { return {numbers_.data(), count_}; }
   std::string_view bytes() const { return AsBytes(numbers_, count_); }
 

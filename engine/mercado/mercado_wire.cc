@@ -84,13 +84,14 @@ absl::Status CoinsFromBytes(const v1::MercadoTable& in, absl::string_view bytes,
   });
 }
 
-void CoinsToBytes(const Data& data, std::string* out) {
-  out->clear();
-  out->reserve(CoinBytes(data.players));
-  ForEachCoinSlot(data, [out](const PartName&, const CoinCounts& coins) {
-    out->append(AsBytes(coins));
+// Every coin slot's counts, in ForEachCoinSlot's order.
+SmallNumbers<CoinBytes(kMaxPlayers)> CoinsAsBytes(const Data& data) {
+  SmallNumbers<CoinBytes(kMaxPlayers)> out;
+  ForEachCoinSlot(data, [&out](const PartName&, const CoinCounts& coins) {
+    out.Add(coins);
     return absl::OkStatus();
   }).IgnoreError();
+  return out;
 }
 
 // Format 2: each seat's privileges as 8 counts by type.
@@ -395,8 +396,7 @@ void MercadoState::WriteFormat2(std::string* out) const {
   std::array<uint8_t, kStateTableBytes> table_buffer;
   W table(table_buffer.data());
   WriteStateTable(data_, table);
-  std::string coins;
-  CoinsToBytes(data_, &coins);
+  const auto coins = CoinsAsBytes(data_);
   std::array<uint8_t, kMaxPlayers * kPrivilegeTypes> held;
   for (int seat = 0; seat < data_.players; ++seat)
     std::copy(data_.seats[seat].privileges.begin(), data_.seats[seat].privileges.end(), held.begin() + seat * kPrivilegeTypes);
@@ -405,7 +405,7 @@ void MercadoState::WriteFormat2(std::string* out) const {
   W fields(buffer.data());
   fields.Message(Proto::kTableFieldNumber, table);
   fields.Fixed64(Proto::kRngFieldNumber, data_.rng);
-  fields.Bytes(Proto::kCoinsFieldNumber, coins);
+  fields.Bytes(Proto::kCoinsFieldNumber, coins.bytes());
   fields.Bytes(Proto::kHeldPrivilegesFieldNumber, AsBytes(held, data_.players * kPrivilegeTypes));
   out->assign(fields.bytes());
 }

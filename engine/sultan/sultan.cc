@@ -54,20 +54,6 @@ Params ParamsFor(int players) {
   return Params{3, 5, 5, 15, 1, players};
 }
 
-int ColourBonus(int count, int players) {
-  static constexpr std::array<int, 8> kMany = {0, 0, 0, 2, 5, 10, 20, 20};
-  static constexpr std::array<int, 8> kTwo = {0, 0, 0, 0, 2, 5, 10, 20};
-  const int index = count < 7 ? count : 7;
-  return players == 2 ? kTwo[index] : kMany[index];
-}
-
-int CollectionScore(const Counts& collection, int players) {
-  int score = 0;
-  for (int colour = 0; colour < kColours; ++colour)
-    score += collection[colour] * (colour + 1) + ColourBonus(collection[colour], players);
-  return score;
-}
-
 Seat SultanState::to_move() const {
   switch (data_.phase) {
     case Phase::kReturn:

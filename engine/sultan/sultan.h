@@ -66,9 +66,20 @@ inline bool IsBid(Move move) { return move.id >= 16; }
 inline int BidValue(Move move) { return static_cast<int>((move.id - 16) / 4); }
 inline int BidCushion(Move move) { return static_cast<int>((move.id - 16) % 4); }
 
-// Scoring (rules §5).
-int ColourBonus(int count, int players);
-int CollectionScore(const Counts& collection, int players);
+// Scoring (rules §5), inline: every call's status scores every seat.
+inline int ColourBonus(int count, int players) {
+  static constexpr std::array<int, 8> kMany = {0, 0, 0, 2, 5, 10, 20, 20};
+  static constexpr std::array<int, 8> kTwo = {0, 0, 0, 0, 2, 5, 10, 20};
+  const int index = count < 7 ? count : 7;
+  return players == 2 ? kTwo[index] : kMany[index];
+}
+
+inline int CollectionScore(const Counts& collection, int players) {
+  int score = 0;
+  for (int colour = 0; colour < kColours; ++colour)
+    score += collection[colour] * (colour + 1) + ColourBonus(collection[colour], players);
+  return score;
+}
 
 class SultanState final : public State {
  public:
