@@ -105,7 +105,8 @@ ServiceMetrics::Impl::Series& ServiceMetrics::Impl::SeriesFor(absl::string_view 
       &calls->Add({{"rpc", rpc_name}, {"game", game_name}, {"code", absl::StatusCodeToString(code)}}),
       &latency->Add({{"rpc", rpc_name}, {"game", game_name}}, kBuckets)};
   absl::MutexLock lock(&series_mutex);
-  return series.try_emplace(OwnedLabels{rpc_name, game_name, code}, created).first->second;  // node-stable
+  // node_hash_map: the reference returned stays valid while other series are added.
+  return series.try_emplace(OwnedLabels{rpc_name, game_name, code}, created).first->second;
 }
 
 void ServiceMetrics::RecordCall(absl::string_view rpc, absl::string_view game,

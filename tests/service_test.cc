@@ -511,12 +511,20 @@ TEST(EngineServerMetrics, CountsCallsErrorsAndLatencyPerRpcAndGame) {
     grpc::ClientContext context;
     stub->NewGame(&context, request, &response);
   }
+  {  // refused for a known game: counted apart from that game's successful calls
+    request.set_game(game_name);
+    request.set_players(99);
+    grpc::ClientContext context;
+    EXPECT_EQ(stub->NewGame(&context, request, &response).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
   auto body = gavel::testing::HttpGet(metrics_port, "/metrics");
   ASSERT_TRUE(body.ok()) << body.status();
   const std::string game_label = absl::StrCat("game=\"", game_name, "\"");
   EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_calls_total{code=\"OK\",", game_label,
                                             ",rpc=\"NewGame\"} 2")));
   EXPECT_THAT(*body, HasSubstr("gavel_engine_calls_total{code=\"INVALID_ARGUMENT\",game=\"other\",rpc=\"NewGame\"} 2"));
+  EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_calls_total{code=\"INVALID_ARGUMENT\",", game_label,
+                                            ",rpc=\"NewGame\"} 1")));
   EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_call_seconds_bucket{", game_label,
                                             ",rpc=\"NewGame\"")));
   EXPECT_THAT(*body, HasSubstr(absl::StrCat("gavel_engine_games_started_total{", game_label, "} 2")));
