@@ -224,9 +224,9 @@ TEST(Replay, NoBytesBeforeAGamesFirstStateFormat) {
 // last, if the game ends first), each the first legal one. The earlier formats' rows were
 // computed by the engines of cde2ac7^ (Moonlight Market 1, Carat 1, Morgenland 1), ef6515d^
 // (Moonlight Market 2, Morgenland 2, Carat 2), 15e80d2^ (Sultan 1, Mercado 1, Moonlight
-// Market 3, Morgenland 3), each built again from its commit, and de7d735 (the current formats
-// and Morgenland 4, whose bytes a later change altered in place). A new format adds rows; no
-// row changes.
+// Market 3, Morgenland 3), each built again from its commit; the others by de7d735 (Sultan 2,
+// Moonlight Market 4, Carat 3, Mercado 2, and Morgenland 4, whose bytes a later change altered
+// in place) and ccee3a7 (Morgenland 5). A new format adds rows; no row changes.
 TEST(Replay, StateFormatsKeepTheHashesEnginesRecorded) {
   struct Recorded {
     const char* game;
