@@ -86,7 +86,9 @@ class SmallNumbers {
   template <typename Bits>
   static SmallNumbers SetBits(Bits bits, int first = 0) {
     SmallNumbers out;
-    for (; bits != 0; bits &= bits - 1) out.Add(first + std::countr_zero(bits));
+    size_t count = 0;  // local, where the member would be reloaded after every byte stored
+    for (; bits != 0; bits &= bits - 1) out.numbers_[count++] = static_cast<uint8_t>(first + std::countr_zero(bits));
+    out.count_ = count;
     return out;
   }
   void Add(int number) { numbers_[count_++] = static_cast<uint8_t>(number); }
