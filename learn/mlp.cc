@@ -66,6 +66,16 @@ Eigen::VectorXf Mlp::ForwardFrom(const Matrix& inputs, size_t first_layer) const
 }
 
 float Mlp::TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float learning_rate) {
+  const float batch = static_cast<float>(inputs.rows());
+  return TrainStep(inputs, [&](const Eigen::VectorXf& outputs, Eigen::VectorXf* gradient) {
+    *gradient = outputs - targets;
+    const float loss = gradient->squaredNorm() / batch;
+    *gradient *= 2.0f / batch;
+    return loss;
+  }, learning_rate);
+}
+
+float Mlp::TrainStep(const Matrix& inputs, const OutputLoss& output_loss, float learning_rate) {
   // Forward, keeping every layer's activations for the backward pass.
   std::vector<Matrix> activations = {inputs};
   for (size_t i = 0; i < layers_.size(); ++i) {
@@ -74,11 +84,9 @@ float Mlp::TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float
     if (i + 1 < layers_.size()) next = next.cwiseMax(0.0f);
     activations.push_back(std::move(next));
   }
-  const float batch = static_cast<float>(inputs.rows());
-  Matrix gradient = activations.back();
-  gradient.col(0) -= targets;
-  const float loss = gradient.squaredNorm() / batch;
-  gradient *= 2.0f / batch;
+  Eigen::VectorXf output_gradient;
+  const float loss = output_loss(activations.back().col(0), &output_gradient);
+  Matrix gradient = output_gradient;
   ++steps_;
   constexpr float kBeta1 = 0.9f, kBeta2 = 0.999f, kEpsilon = 1e-8f;
   const float correction1 = 1 - std::pow(kBeta1, static_cast<float>(steps_));

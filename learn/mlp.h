@@ -12,6 +12,7 @@
 //   inputs (what a row holds) and margin (both in learn/q_policy.h), and after a policy
 //   search search_iteration (of the kept weights); readers ignore keys they do not know.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,12 @@ class Mlp {
   // suits that layer.
   Eigen::VectorXf TailScales(int layers) const;
 
-  // One Adam step on the mean squared error over the batch; returns the loss before it.
+  // A loss of the outputs (one per row of a batch): returns the loss and sets its gradient
+  // with respect to each output.
+  using OutputLoss = std::function<float(const Eigen::VectorXf& outputs, Eigen::VectorXf* gradient)>;
+  // One Adam step on `loss`; returns the loss before it.
+  float TrainStep(const Matrix& inputs, const OutputLoss& loss, float learning_rate);
+  // The same on the mean squared error against `targets`.
   float TrainStep(const Matrix& inputs, const Eigen::VectorXf& targets, float learning_rate);
 
   absl::Status Save(const std::string& path) const;

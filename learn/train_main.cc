@@ -34,6 +34,9 @@ ABSL_FLAG(std::string, method, "rollouts",
           "last layers, see learn/policy_search.h), or value (a value network for the search bot, "
           "learn/value_network.h)");
 ABSL_FLAG(int, teacher_iterations, 1000, "imitation: the ISMCTS teacher's iterations per decision");
+ABSL_FLAG(double, share_power, 1,
+          "imitation: the teacher's visits are raised to this power before they become the targets "
+          "(above 1 sharpens them towards its choice)");
 ABSL_FLAG(std::string, start, "",
           "the trained weights (a file of this game and player count) training starts from instead "
           "of fresh ones; for search also 'dirk', a linear network that plays Dirk's advice (see "
@@ -177,6 +180,8 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.method = method == "rollouts" ? gavel::learn::TrainMethod::kRollouts
                                          : gavel::learn::TrainMethod::kImitation;
     config.teacher.iterations = absl::GetFlag(FLAGS_teacher_iterations);
+    config.share_power = absl::GetFlag(FLAGS_share_power);
+    if (config.share_power <= 0) return absl::InvalidArgumentError("--share_power must be positive");
     if (config.teacher.iterations <= 0) return absl::InvalidArgumentError("--teacher_iterations must be positive");
     auto base = Named(absl::GetFlag(FLAGS_rollout_base), game);
     if (!base.ok()) return base.status();

@@ -195,40 +195,45 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
   }, rng_);
 }
 
-absl::StatusOr<Move> Trainer::ImitateTeacher(const Turn& turn) {
-  IsmctsOptions search = config_.teacher;
-  search.seed = rng_.Next();
-  auto root = IsmctsSearch(game_, turn.view(), turn.legal(), search);
-  if (!root.ok()) return root.status();
-  Mlp::Matrix rows;
-  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, turn.legal(), &rows));
-  double total = 0;
-  for (int visits : root->visits) total += visits;
-  if (total == 0) return absl::InvalidArgumentError("imitation: the teacher searched no iteration");
-  for (size_t i = 0; i < root->visits.size(); ++i) {
-    const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
-    Store(Sample{std::vector<float>(row, row + rows.cols()), static_cast<float>(root->visits[i] / total)});
-  }
-  return turn.legal()[root->chosen];
-}
-
 absl::Status Trainer::ImitationEpisode(double epsilon) {
   auto base_game = NewBaseGame();
   if (!base_game.ok()) return base_game.status();
   const BaseGame& game = *base_game;
-  return PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
+  // The sampled positions, searched once the game is over: the searches run in parallel,
+  // each from its own seed, so the decisions stored do not depend on the thread count.
+  struct Sampled {
+    v1::View view;
+    std::vector<Move> legal;
+    Mlp::Matrix rows;
+    uint64_t seed;
+  };
+  std::vector<Sampled> sampled;
+  GAVEL_RETURN_IF_ERROR(PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
-    const bool compared = game.Compared(seat);
-    const bool sampled = compared && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6;
-    const bool explore = compared && rng_.Below(1000000) < epsilon * 1e6;  // widens the states seen
-    if (sampled) {
-      auto chosen = ImitateTeacher(turn);
-      if (!chosen.ok() || !explore) return chosen;
-    } else if (!explore) {
-      return (*game.members[static_cast<size_t>(seat)])(turn);
+    if (game.Compared(seat) && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6) {
+      Sampled& position = sampled.emplace_back(Sampled{turn.view(), {legal.begin(), legal.end()}, {}, rng_.Next()});
+      GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, legal, &position.rows));
     }
-    return legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
-  }, rng_);
+    const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
+    if (game.Compared(seat) && rng_.Below(1000000) < epsilon * 1e6) return move;  // widens the states seen
+    return (*game.members[static_cast<size_t>(seat)])(turn);
+  }, rng_));
+  std::vector<absl::StatusOr<IsmctsRoot>> roots(sampled.size(), absl::UnknownError("not searched"));
+  ParallelFor(static_cast<int>(sampled.size()), config_.rollout_threads, [&](int i) {
+    IsmctsOptions search = config_.teacher;
+    search.seed = sampled[static_cast<size_t>(i)].seed;
+    roots[static_cast<size_t>(i)] =
+        IsmctsSearch(game_, sampled[static_cast<size_t>(i)].view, sampled[static_cast<size_t>(i)].legal, search);
+  });
+  for (size_t i = 0; i < sampled.size(); ++i) {
+    if (!roots[i].ok()) return roots[i].status();
+    const std::vector<int>& visits = roots[i]->visits;
+    Eigen::VectorXf shares(static_cast<Eigen::Index>(visits.size()));
+    for (size_t m = 0; m < visits.size(); ++m) shares(static_cast<Eigen::Index>(m)) = std::pow(static_cast<float>(visits[m]), static_cast<float>(config_.share_power));
+    if (shares.sum() <= 0) return absl::InternalError("imitation: the teacher searched no iteration");
+    Store(Decision{std::move(sampled[i].rows), shares / shares.sum()});
+  }
+  return absl::OkStatus();
 }
 
 void Trainer::Store(Sample sample) {
@@ -241,7 +246,50 @@ void Trainer::Store(Sample sample) {
   }
 }
 
+void Trainer::Store(Decision decision) {
+  pending_steps_ += config_.sample_reuse * static_cast<double>(decision.rows.rows()) / config_.batch;
+  if (decisions_.size() < static_cast<size_t>(config_.decision_buffer)) {
+    decisions_.push_back(std::move(decision));
+  } else {
+    decisions_[next_decision_] = std::move(decision);
+    next_decision_ = (next_decision_ + 1) % decisions_.size();
+  }
+}
+
+float Trainer::TrainDecisionBatch(float learning_rate) {
+  if (decisions_.empty()) return 0;
+  std::vector<const Decision*> drawn;
+  Eigen::Index rows = 0;
+  while (rows < config_.batch) {
+    drawn.push_back(&decisions_[rng_.Below(static_cast<uint32_t>(decisions_.size()))]);
+    rows += drawn.back()->rows.rows();
+  }
+  Mlp::Matrix inputs(rows, policy_.network().input_size());
+  Eigen::Index at = 0;
+  for (const Decision* decision : drawn) {
+    inputs.middleRows(at, decision->rows.rows()) = decision->rows;
+    at += decision->rows.rows();
+  }
+  const float count = static_cast<float>(drawn.size());
+  return policy_.mutable_network().TrainStep(inputs, [&](const Eigen::VectorXf& scores, Eigen::VectorXf* gradient) {
+    gradient->resize(scores.size());
+    float loss = 0;
+    Eigen::Index first = 0;
+    for (const Decision* decision : drawn) {
+      const Eigen::Index moves = decision->rows.rows();
+      const Eigen::VectorXf shifted = scores.segment(first, moves).array() - scores.segment(first, moves).maxCoeff();
+      const Eigen::VectorXf exp = shifted.array().exp();
+      const float log_sum = std::log(exp.sum());
+      loss -= decision->shares.dot(shifted) - log_sum;  // shares sum to 1
+      gradient->segment(first, moves) = (exp / exp.sum() - decision->shares) / count;
+      first += moves;
+    }
+    return loss / count;
+  }, learning_rate);
+}
+
 float Trainer::TrainBatch(float learning_rate) {
+  if (config_.method == TrainMethod::kImitation) return TrainDecisionBatch(learning_rate);
   if (buffer_.size() < static_cast<size_t>(config_.batch)) return 0;
   const int input = policy_.network().input_size();
   Mlp::Matrix inputs(config_.batch, input);

@@ -35,10 +35,12 @@ enum class TrainMethod {
   // resampled worlds by `base` at every seat; a move's target is its mean result minus the
   // advice's. The paired worlds cancel most of the luck that swamps self-play targets.
   kRollouts,
-  // Search distilled (expert iteration's imitation step): at sampled decisions an ISMCTS
-  // teacher searches from the seat's view and plays its choice; every legal move's target is
-  // its share of the root's visits, so the network learns the search's preferences from the
-  // states the search itself reaches. Seating and sampling as for kRollouts.
+  // Search distilled (expert iteration's imitation step): at sampled decisions of `base`
+  // games an ISMCTS teacher searches from the seat's view, and the network's scores of the
+  // legal moves, as a softmax, are fitted to the shares of the root's visits (cross-entropy:
+  // the moves are ranked against each other, as a policy network's are, not each fitted
+  // alone). Seating and sampling as for kRollouts; the searches of a game run on
+  // `rollout_threads` threads.
   kImitation,
 };
 
@@ -62,6 +64,7 @@ struct TrainConfig {
   double sample_reuse = 4;
   int train_steps_per_episode = 0;  // > 0: this many batches per episode instead
   int buffer_size = 200000;
+  int decision_buffer = 20000;  // kImitation: the decisions kept (each holds its legal moves' rows)
   double epsilon_start = 0.3, epsilon_end = 0.02;
   // Share of a learning seat's decisions the guide takes, from start to end of training.
   std::optional<NamedPolicy> guide;
@@ -77,6 +80,9 @@ struct TrainConfig {
   std::vector<NamedPolicy> base_opponents;
   // kImitation: the search whose visits are the targets (its seed is drawn per decision).
   IsmctsOptions teacher;
+  // The teacher's visits are raised to this power before they are normalised into the targets:
+  // above 1 sharpens them towards the search's choice (a search's visits spread widely).
+  double share_power = 1;
   double sample_rate = 0.1;
   int rollouts = 8;
   int candidates = 6;
@@ -147,6 +153,11 @@ class Trainer {
   absl::Status PlayEpisode(double epsilon, double guide_share);
   absl::Status RolloutEpisode(double epsilon);
   absl::Status ImitationEpisode(double epsilon);
+  // kImitation: a decision's rows, one per legal move, and the teacher's visit shares.
+  struct Decision {
+    Mlp::Matrix rows;
+    Eigen::VectorXf shares;
+  };
   // A rollout or imitation game: `base` at every seat, each one compared; or, against a
   // population, `base` at one drawn seat (`learner`, the only one compared) and drawn
   // members at the others.
@@ -157,8 +168,6 @@ class Trainer {
     bool Compared(Seat seat) const { return learner == kNoSeat || seat == learner; }
   };
   absl::StatusOr<BaseGame> NewBaseGame();
-  // Stores the teacher's visit shares for every legal move of `turn`; returns its choice.
-  absl::StatusOr<Move> ImitateTeacher(const Turn& turn);
   // `playouts` plays every seat of the compared moves' worlds.
   absl::Status CompareMoves(const Turn& turn, const Policy& playouts);
   // Up to config_.network_candidates legal moves other than `reference`, best Q first.
@@ -166,7 +175,10 @@ class Trainer {
   absl::StatusOr<size_t> ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,
                                    double guide_share);
   void Store(Sample sample);
+  void Store(Decision decision);
   float TrainBatch(float learning_rate);
+  // Decisions drawn until they hold a batch of rows; the softmax cross-entropy over each.
+  float TrainDecisionBatch(float learning_rate);
   absl::Status EvaluateNow(int episode, TrainProgress* report);
   // Who the candidate meets in evaluations: one policy in every other seat, or a population
   // mixed over them.
@@ -186,6 +198,8 @@ class Trainer {
   std::vector<QPolicy> snapshots_;
   std::vector<Sample> buffer_;
   size_t next_slot_ = 0;
+  std::vector<Decision> decisions_;
+  size_t next_decision_ = 0;
   double pending_steps_ = 0;
   const std::vector<Opposition> oppositions_;  // whom evaluations play, from config_
   Rng rng_;
