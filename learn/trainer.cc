@@ -229,7 +229,8 @@ absl::Status Trainer::ImitationEpisode(double epsilon) {
     if (!roots[i].ok()) return roots[i].status();
     const std::vector<int>& visits = roots[i]->visits;
     Eigen::VectorXf shares(static_cast<Eigen::Index>(visits.size()));
-    for (size_t m = 0; m < visits.size(); ++m) shares(static_cast<Eigen::Index>(m)) = std::pow(static_cast<float>(visits[m]), static_cast<float>(config_.share_power));
+    for (size_t m = 0; m < visits.size(); ++m)
+      shares(static_cast<Eigen::Index>(m)) = std::pow(static_cast<float>(visits[m]), static_cast<float>(config_.share_power));
     if (shares.sum() <= 0) return absl::InternalError("imitation: the teacher searched no iteration");
     Store(Decision{std::move(sampled[i].rows), shares / shares.sum()});
   }
