@@ -21,6 +21,18 @@ Policy GreedyOf(const QPolicy& policy) {
 
 double Interpolate(double from, double to, double fraction) { return from + (to - from) * fraction; }
 
+// Adds `item` to `ring`, which holds at most `capacity` items: once full, `next` names the
+// oldest, which the item replaces.
+template <typename T>
+void PutInRing(std::vector<T>& ring, size_t& next, int capacity, T item) {
+  if (ring.size() < static_cast<size_t>(capacity)) {
+    ring.push_back(std::move(item));
+  } else {
+    ring[next] = std::move(item);
+    next = (next + 1) % ring.size();
+  }
+}
+
 Mlp InitialNetwork(const Game& game, const TrainConfig& config) {
   if (config.start) return *config.start;
   return Mlp(Layers(TrainingInputSize(game, config), config.hidden), config.seed);
@@ -239,22 +251,12 @@ absl::Status Trainer::ImitationEpisode(double epsilon) {
 
 void Trainer::Store(Sample sample) {
   pending_steps_ += config_.sample_reuse / config_.batch;
-  if (buffer_.size() < static_cast<size_t>(config_.buffer_size)) {
-    buffer_.push_back(std::move(sample));
-  } else {
-    buffer_[next_slot_] = std::move(sample);
-    next_slot_ = (next_slot_ + 1) % buffer_.size();
-  }
+  PutInRing(buffer_, next_slot_, config_.buffer_size, std::move(sample));
 }
 
 void Trainer::Store(Decision decision) {
   pending_steps_ += config_.sample_reuse * static_cast<double>(decision.rows.rows()) / config_.batch;
-  if (decisions_.size() < static_cast<size_t>(config_.decision_buffer)) {
-    decisions_.push_back(std::move(decision));
-  } else {
-    decisions_[next_decision_] = std::move(decision);
-    next_decision_ = (next_decision_ + 1) % decisions_.size();
-  }
+  PutInRing(decisions_, next_decision_, config_.decision_buffer, std::move(decision));
 }
 
 float Trainer::TrainDecisionBatch(float learning_rate) {

@@ -646,22 +646,31 @@ Position SearchedGame(const Game& game, int players, uint64_t seed, int steps) {
   });
 }
 
+// Imitation of an ISMCTS teacher at Moonlight Market's two players, along random games.
+TrainConfig ImitationConfig(int episodes, int teacher_iterations, double sample_rate) {
+  TrainConfig config;
+  config.method = TrainMethod::kImitation;
+  config.players = 2;
+  config.episodes = config.eval_every = episodes;
+  config.eval_games = 2;
+  config.sample_rate = sample_rate;
+  config.teacher.iterations = teacher_iterations;
+  config.base = NamedPolicy{"random", RandomPolicy()};
+  return config;
+}
+
+Eigen::VectorXf AllWeights(const QPolicy& policy) {
+  return policy.network().TailParameters(policy.network().layer_count());
+}
+
 // Imitation: on positions of a search's games the network never saw, the softmax of the trained
 // network's scores comes closer to the teacher's visit shares (cross-entropy), and its
 // choices get more of a search's visits.
 TEST(Trainer, ImitationLearnsTheTeachersVisitShares) {
   const Game& game = *FindGame("moonlight_market");
-  TrainConfig config;
-  config.method = TrainMethod::kImitation;
-  config.players = 2;
+  TrainConfig config = ImitationConfig(100, 200, 1);
   config.seed = 4;
-  config.episodes = 100;
-  config.eval_every = 100;
-  config.eval_games = 2;
-  config.sample_rate = 1;
   config.epsilon_start = config.epsilon_end = 0;
-  config.teacher.iterations = 200;
-  config.base = NamedPolicy{"random", RandomPolicy()};
   struct Fit {
     // Mean over positions: the cross-entropy of softmax(score) against the visit shares, less
     // the shares' own entropy (a search's visits spread widely: that is all a fit can remove).
@@ -715,30 +724,20 @@ TEST(Trainer, ImitationLearnsTheTeachersVisitShares) {
 // trained is the same, byte for byte, on one thread or two.
 TEST(Trainer, ImitationDoesNotDependOnTheThreadCount) {
   const Game& game = *FindGame("moonlight_market");
-  TrainConfig config;
-  config.method = TrainMethod::kImitation;
-  config.players = 2;
-  config.episodes = 4;
-  config.eval_every = 4;
-  config.eval_games = 2;
-  config.sample_rate = 0.5;
-  config.teacher.iterations = 40;
+  TrainConfig config = ImitationConfig(4, 40, 0.5);
   config.batch = 64;
-  config.base = NamedPolicy{"random", RandomPolicy()};
-  const auto trained = [&](int threads) {
+  const auto trained = [&](int threads, int episodes) {
     TrainConfig threaded = config;
     threaded.rollout_threads = threads;
+    threaded.episodes = episodes;
     Trainer trainer(game, threaded);
     EXPECT_TRUE(trainer.Run([](const TrainProgress&) {}).ok());
-    return trainer.policy().network().TailParameters(trainer.policy().network().layer_count());
+    return AllWeights(trainer.policy());
   };
-  const Eigen::VectorXf one = trained(1), two = trained(2);
+  const Eigen::VectorXf one = trained(1, 4), two = trained(2, 4);
   EXPECT_GT(one.size(), 0);
   EXPECT_TRUE(one == two);
-  TrainConfig untrained = config;
-  untrained.episodes = 0;
-  EXPECT_FALSE(one == Trainer(game, untrained).policy().network().TailParameters(
-                          Trainer(game, untrained).policy().network().layer_count()));
+  EXPECT_FALSE(one == trained(1, 0));  // the training changed the weights
 }
 #endif
 
