@@ -87,7 +87,8 @@ class SmallNumbers {
   static SmallNumbers SetBits(Bits bits, int first = 0) {
     SmallNumbers out;
     size_t count = 0;  // local, where the member would be reloaded after every byte stored
-    for (; bits != 0; bits &= bits - 1) out.numbers_[count++] = static_cast<uint8_t>(first + std::countr_zero(bits));
+    for (; bits != 0; bits &= bits - 1)
+      out.numbers_[count++] = static_cast<uint8_t>(first + std::countr_zero(bits));
     out.count_ = count;
     return out;
   }
