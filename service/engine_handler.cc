@@ -47,7 +47,7 @@ struct OpenedState {
 absl::StatusOr<std::unique_ptr<State>> DecodeState(const v1::GameState& full, StateCache* states) {
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(full.game()));
   if (states != nullptr && full.state().type_url() == game->info().state_type_url)
-    if (auto state = states->Find(*game, full.state().value())) return state;
+    if (auto state = states->Find(*game, KeptAs::kFullState, full.state().value())) return state;
   return game->Deserialize(full);
 }
 
@@ -66,7 +66,7 @@ std::unique_ptr<State> FindSealed(absl::string_view token, const Sealer& sealer,
   auto read = ReadTokenHeader(token);
   const Game* game = read.ok() ? FindGame(read->game) : nullptr;
   if (game == nullptr) return nullptr;
-  auto state = states->Find(*game, SealedStateKey(token, sealer.KeyRingVersion()));
+  auto state = states->Find(*game, KeptAs::kSealedToken, SealedStateKey(token, sealer.KeyRingVersion()));
   if (state != nullptr) *header = *std::move(read);
   return state;
 }
@@ -306,12 +306,12 @@ absl::StatusOr<uint64_t> Reseal(absl::string_view bytes, const TokenHeader& befo
 
 // Keeps the state a response carries, for the next call that sends its bytes back.
 void Keep(StateCache* states, absl::string_view bytes, std::unique_ptr<State> state) {
-  if (states != nullptr) states->Add(bytes, std::move(state));
+  if (states != nullptr) states->Add(KeptAs::kFullState, bytes, std::move(state));
 }
 
 // Keeps a sealed table's state under the token returned for it (SealedStateKey).
 void KeepSealed(StateCache* states, absl::string_view token, uint64_t key_ring, std::unique_ptr<State> state) {
-  if (states != nullptr) states->Add(SealedStateKey(token, key_ring), std::move(state));
+  if (states != nullptr) states->Add(KeptAs::kSealedToken, SealedStateKey(token, key_ring), std::move(state));
 }
 
 // Refuses a move the caller may not make now: the game is over, or another seat moves.

@@ -14,8 +14,12 @@ namespace {
 // Shards keep handler threads from queueing on one lock.
 constexpr size_t kShards = 16;
 
-// A state's bytes with their hash, computed once per call outside any lock.
+// A state's bytes and their kind, with their hash, computed once per call outside any lock.
 struct Key {
+  Key(KeptAs kind, absl::string_view bytes) : kind(kind), bytes(bytes), hash(absl::HashOf(kind, bytes)) {}
+  Key(KeptAs kind, absl::string_view bytes, size_t hash) : kind(kind), bytes(bytes), hash(hash) {}
+
+  KeptAs kind;
   absl::string_view bytes;
   size_t hash;
 };
@@ -23,10 +27,11 @@ struct KeyHash {
   size_t operator()(const Key& key) const { return key.hash; }
 };
 struct KeyEqual {
-  bool operator()(const Key& a, const Key& b) const { return a.bytes == b.bytes; }
+  bool operator()(const Key& a, const Key& b) const { return a.kind == b.kind && a.bytes == b.bytes; }
 };
 
 struct Entry {
+  KeptAs kind = KeptAs::kFullState;
   std::string bytes;  // the key's storage; reused by the entry that replaces it
   size_t hash = 0;
   std::unique_ptr<const State> state;
@@ -71,9 +76,9 @@ StateCache::Shard& StateCache::ShardOf(size_t hash) {
   return *shards_[(hash >> (8 * sizeof(size_t) - 4)) % kShards];
 }
 
-std::unique_ptr<State> StateCache::Find(const Game& game, absl::string_view bytes) {
+std::unique_ptr<State> StateCache::Find(const Game& game, KeptAs kind, absl::string_view bytes) {
   if (capacity_ == 0) return nullptr;
-  const Key key{bytes, absl::HashOf(bytes)};
+  const Key key(kind, bytes);
   Shard& shard = ShardOf(key.hash);
   std::unique_ptr<State> copy;
   {
@@ -88,19 +93,20 @@ std::unique_ptr<State> StateCache::Find(const Game& game, absl::string_view byte
   return copy;
 }
 
-void StateCache::Add(absl::string_view bytes, std::unique_ptr<const State> state) {
+void StateCache::Add(KeptAs kind, absl::string_view bytes, std::unique_ptr<const State> state) {
   if (capacity_ == 0) return;
-  const size_t hash = absl::HashOf(bytes);
-  Shard& shard = ShardOf(hash);
+  const Key key(kind, bytes);
+  Shard& shard = ShardOf(key.hash);
   std::unique_ptr<const State> replaced;  // freed after the lock
   absl::MutexLock lock(&shard.mutex);
-  if (shard.index.contains(Key{bytes, hash})) return;  // the same state written again
+  if (shard.index.contains(key)) return;  // the same state written again
   Entry& entry = shard.ring[shard.next];
-  if (entry.state != nullptr) shard.index.erase(Key{entry.bytes, entry.hash});
+  if (entry.state != nullptr) shard.index.erase(Key(entry.kind, entry.bytes, entry.hash));
+  entry.kind = kind;
   entry.bytes.assign(bytes.data(), bytes.size());
-  entry.hash = hash;
+  entry.hash = key.hash;
   replaced = std::exchange(entry.state, std::move(state));
-  shard.index.emplace(Key{entry.bytes, hash}, shard.next);
+  shard.index.emplace(Key(kind, entry.bytes, key.hash), shard.next);
   shard.next = (shard.next + 1) % shard.ring.size();
 }
 

@@ -9,6 +9,11 @@
 // validated completely, as before: a state from the cache is one this server produced from
 // a validated state and a legal move, and equal bytes decode to an equal state. Bounded:
 // the oldest state goes when it is full.
+//
+// A sealed table's state is kept under its token (SealedStateKey), apart from full states: a
+// full state whose bytes equal a token's key must not find the table's state, which only a
+// capability of that table may open (any seat holds the token).
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -22,6 +27,9 @@ class Registry;
 
 namespace gavel::service {
 
+// What a state is kept under: the bytes of a full state, or a sealed table's token.
+enum class KeptAs : uint8_t { kFullState, kSealedToken };
+
 class StateCache {
  public:
   // Holds up to `capacity` states, rounded up to a multiple of its 16 shards (0: none, every
@@ -32,11 +40,11 @@ class StateCache {
   StateCache(const StateCache&) = delete;
   StateCache& operator=(const StateCache&) = delete;
 
-  // A copy of the state of `game` whose state message serializes to exactly `bytes`, or
-  // nullptr when none is held.
-  std::unique_ptr<State> Find(const Game& game, absl::string_view bytes);
-  // Keeps `state`, whose state message serializes to `bytes`.
-  void Add(absl::string_view bytes, std::unique_ptr<const State> state);
+  // A copy of the state of `game` kept as `kind` under exactly `bytes`, or nullptr when none
+  // is held.
+  std::unique_ptr<State> Find(const Game& game, KeptAs kind, absl::string_view bytes);
+  // Keeps `state` as `kind` under `bytes`: for a full state, its state message's bytes.
+  void Add(KeptAs kind, absl::string_view bytes, std::unique_ptr<const State> state);
 
   size_t capacity() const { return capacity_; }
   // Lookups so far that found their state, and those that did not.

@@ -42,19 +42,20 @@ TEST(StateCache, FindsACopyByExactlyTheBytesItWasKeptUnder) {
   const Game& game = testing::TestGame();
   auto states = States(game, 2);
   StateCache cache(64);
-  EXPECT_EQ(cache.Find(game, states[0].first), nullptr);
-  cache.Add(states[0].first, states[0].second->Clone());
-  const auto found = cache.Find(game, states[0].first);
+  EXPECT_EQ(cache.Find(game, KeptAs::kFullState, states[0].first), nullptr);
+  cache.Add(KeptAs::kFullState, states[0].first, states[0].second->Clone());
+  const auto found = cache.Find(game, KeptAs::kFullState, states[0].first);
   ASSERT_NE(found, nullptr);
   EXPECT_NE(found.get(), states[0].second.get());
   EXPECT_EQ(Bytes(*found), states[0].first);
   std::string changed = states[0].first;
   changed.back() ^= 1;
-  EXPECT_EQ(cache.Find(game, changed), nullptr);
-  EXPECT_EQ(cache.Find(game, states[0].first + '\0'), nullptr);
-  EXPECT_EQ(cache.Find(game, states[1].first), nullptr);
+  EXPECT_EQ(cache.Find(game, KeptAs::kFullState, changed), nullptr);
+  EXPECT_EQ(cache.Find(game, KeptAs::kFullState, states[0].first + '\0'), nullptr);
+  EXPECT_EQ(cache.Find(game, KeptAs::kFullState, states[1].first), nullptr);
+  EXPECT_EQ(cache.Find(game, KeptAs::kSealedToken, states[0].first), nullptr) << "the same bytes, another kind";
   EXPECT_EQ(cache.hits(), 1);
-  EXPECT_EQ(cache.misses(), 4);
+  EXPECT_EQ(cache.misses(), 5);
 }
 
 TEST(StateCache, AnotherGamesStateIsNotFound) {
@@ -65,9 +66,9 @@ TEST(StateCache, AnotherGamesStateIsNotFound) {
   ASSERT_NE(other, nullptr);
   auto states = States(game, 1);
   StateCache cache(64);
-  cache.Add(states[0].first, std::move(states[0].second));
-  EXPECT_EQ(cache.Find(*other, states[0].first), nullptr);
-  EXPECT_NE(cache.Find(game, states[0].first), nullptr);
+  cache.Add(KeptAs::kFullState, states[0].first, std::move(states[0].second));
+  EXPECT_EQ(cache.Find(*other, KeptAs::kFullState, states[0].first), nullptr);
+  EXPECT_NE(cache.Find(game, KeptAs::kFullState, states[0].first), nullptr);
 }
 
 TEST(StateCache, HoldsAtMostItsCapacityTheNewestKept) {
@@ -75,21 +76,21 @@ TEST(StateCache, HoldsAtMostItsCapacityTheNewestKept) {
   constexpr size_t kCapacity = 32;
   auto states = States(game, 10 * kCapacity);
   StateCache cache(kCapacity);
-  for (auto& [bytes, state] : states) cache.Add(bytes, state->Clone());
+  for (auto& [bytes, state] : states) cache.Add(KeptAs::kFullState, bytes, state->Clone());
   size_t held = 0;
-  for (const auto& [bytes, state] : states) held += cache.Find(game, bytes) != nullptr;
+  for (const auto& [bytes, state] : states) held += cache.Find(game, KeptAs::kFullState, bytes) != nullptr;
   EXPECT_LE(held, kCapacity);
   EXPECT_GE(held, kCapacity / 4) << "each shard keeps its newest";
-  EXPECT_NE(cache.Find(game, states.back().first), nullptr) << "the newest is held";
-  EXPECT_EQ(cache.Find(game, states.front().first), nullptr) << "the oldest went";
+  EXPECT_NE(cache.Find(game, KeptAs::kFullState, states.back().first), nullptr) << "the newest is held";
+  EXPECT_EQ(cache.Find(game, KeptAs::kFullState, states.front().first), nullptr) << "the oldest went";
 }
 
 TEST(StateCache, OfCapacityZeroHoldsNothing) {
   const Game& game = testing::TestGame();
   auto states = States(game, 1);
   StateCache cache(0);
-  cache.Add(states[0].first, std::move(states[0].second));
-  EXPECT_EQ(cache.Find(game, states[0].first), nullptr);
+  cache.Add(KeptAs::kFullState, states[0].first, std::move(states[0].second));
+  EXPECT_EQ(cache.Find(game, KeptAs::kFullState, states[0].first), nullptr);
 }
 
 // Handler threads share one cache: whatever a thread finds is the state of the bytes it
@@ -106,8 +107,8 @@ TEST(StateCache, ThreadsFindOnlyTheStateOfTheirBytes) {
       for (int i = 0; i < 4000; ++i) {
         const auto& [bytes, state] = states[random() % states.size()];
         if (random() % 2 == 0) {
-          cache.Add(bytes, state->Clone());
-        } else if (const auto copy = cache.Find(game, bytes)) {
+          cache.Add(KeptAs::kFullState, bytes, state->Clone());
+        } else if (const auto copy = cache.Find(game, KeptAs::kFullState, bytes)) {
           ++found;
           if (Bytes(*copy) != bytes) ++wrong;
         }
@@ -252,6 +253,26 @@ TEST(StateCache, ATokenIsFoundOnlyAsWrittenUnderTheKeysThatSealedIt) {
   EXPECT_EQ(refused.code(), absl::StatusCode::kUnauthenticated);
   EXPECT_THAT(std::string(refused.message()), ::testing::HasSubstr("key 1, which this server does not hold"));
   EXPECT_EQ(states.hits(), 1);
+}
+
+// A sealed table's state is found only through its token: a full state whose bytes equal
+// the key it is kept under (the token and the key ring's version, both known to any seat)
+// is decoded as any other, and so refused, never handed out as the owner's.
+TEST(StateCache, ASealedTablesKeyIsNoFullState) {
+  const Sealer sealer(*KeyRing::Parse(KeyRing::NewKeyLine(1, true)));
+  StateCache states(64);
+  const v1::NewGameResponse created = NewSealedTable(sealer, states);
+  const Game& game = testing::TestGame();
+  v1::ObserveRequest observe;
+  v1::GameState* full = observe.mutable_state()->mutable_full();
+  full->set_game(game.name());
+  full->mutable_state()->set_type_url(game.info().state_type_url);
+  full->mutable_state()->set_value(SealedStateKey(created.sealed().token(), sealer.KeyRingVersion()));
+  observe.set_seat(1);
+  v1::ObserveResponse response;
+  const absl::Status status = Observe(observe, &response, &sealer, &states);
+  EXPECT_FALSE(status.ok()) << "a seat's hidden view: " << response.ShortDebugString();
+  EXPECT_EQ(states.hits(), 0);
 }
 
 }  // namespace

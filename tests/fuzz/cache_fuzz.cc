@@ -174,8 +174,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<Step>& table = tables[data[0] % tables.size()];
   const Step& step = table[(data[1] | data[2] << 8) % table.size()];
   // The step's state is in the cache, as after the call that wrote it.
-  Cache().Add(step.full.state().value(), step.state->Clone());
-  Cache().Add(service::SealedStateKey(step.token, FuzzSealer().KeyRingVersion()), step.state->Clone());
+  Cache().Add(service::KeptAs::kFullState, step.full.state().value(), step.state->Clone());
+  Cache().Add(service::KeptAs::kSealedToken, service::SealedStateKey(step.token, FuzzSealer().KeyRingVersion()), step.state->Clone());
   Exercise(step, data[3] % 6, {data + 4, size - 4});
   return 0;
 }
