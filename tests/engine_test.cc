@@ -180,6 +180,19 @@ TEST(EventLog, WritesProtobufsOwnBytes) {
   EXPECT_TRUE(log.ForSeat(kMaxSeats).empty());
 }
 
+// A spectator sees events for everybody and the public forms of private ones, never those
+// for chosen seats, even when they name every seat at the table.
+TEST(SeatMask, ASpectatorSeesEverybodysEventsAndPublicForms) {
+  EXPECT_TRUE(SpectatorSees(kEveryone));
+  SeatMask all_seats = 0;
+  for (Seat seat = 0; seat < kMaxSeats; ++seat) {
+    EXPECT_TRUE(SpectatorSees(AllBut(seat)));
+    EXPECT_FALSE(SpectatorSees(OnlySeat(seat)));
+    all_seats |= OnlySeat(seat);
+  }
+  EXPECT_FALSE(SpectatorSees(all_seats));
+}
+
 TEST(Rng, SameStateSameSequence) {
   Rng a(Rng::FromSeed(42)), b(Rng::FromSeed(42)), c(Rng::FromSeed(43));
   for (int i = 0; i < 100; ++i) {

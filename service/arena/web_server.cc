@@ -44,11 +44,10 @@ bool Passes(const MatchRecord& match, const MatchFilter& filter) {
          (filter.bot.empty() || std::count(match.bots.begin(), match.bots.end(), filter.bot) > 0);
 }
 
-// The events everybody may see: their audience covers every seat.
-void AddPublicEvents(const ReplayStep& step, int seats, v1::WebStep* out) {
-  const SeatMask everybody = seats >= 32 ? ~SeatMask{0} : (SeatMask{1} << seats) - 1;
+// The events a spectator may see.
+void AddPublicEvents(const ReplayStep& step, v1::WebStep* out) {
   for (const auto& [audience, text] : step.events)
-    if ((audience & everybody) == everybody) out->add_events(text);
+    if (SpectatorSees(audience)) out->add_events(text);
 }
 
 }  // namespace
@@ -127,15 +126,20 @@ absl::StatusOr<v1::WebReplay> WebData::Replay(int64_t id) {
   const auto& [match, live] = loaded;
   v1::WebReplay out;
   *out.mutable_match() = MatchOf(match, live);
-  out.set_revealed(options_.reveal_finished && match.finished);
+  const bool reveal = options_.reveal_finished && match.finished;
+  out.set_revealed(reveal);
   GAVEL_RETURN_IF_ERROR(WalkReplay(match, [&](const ReplayStep& step) {
     v1::WebStep* shown = out.add_steps();
     shown->set_ply(step.ply);
     shown->set_seat(step.record ? step.record->seat : -1);
-    shown->set_move(step.move_text);
     if (step.record) shown->set_status(v1::MoveStatus_Name(step.record->status));
-    AddPublicEvents(step, step.state->seats(), shown);
-    for (double score : step.state->outcome().scores) shown->add_scores(score);
+    AddPublicEvents(step, shown);
+    // A move's text may name what only its mover knows (a face-down bid's card), and some
+    // games keep the scores hidden during play: unrevealed, the public events tell the move
+    // and the scores come at the end, as a seat's status gives them.
+    if (reveal) shown->set_move(step.move_text);
+    if (reveal || step.state->finished())
+      for (double score : step.state->outcome().scores) shown->add_scores(score);
   }));
   return out;
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -16,6 +17,10 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "gavel/v1/arena_web.pb.h"
+#include "service/arena/live_matches.h"
+#include "service/arena/referee.h"
+#include "service/arena/replay.h"
+#include "service/arena/web_server.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -124,13 +129,15 @@ TEST_F(WebTest, TheApiGivesStandingsMatchesAndVerifiedReplays) {
     EXPECT_EQ(replay.steps_size(), match.moves() + 1) << match.game();
     EXPECT_FALSE(replay.revealed());
     ASSERT_GT(replay.steps_size(), 1) << match.game();
-    EXPECT_EQ(replay.steps(replay.steps_size() - 1).move().empty(), false);
+    EXPECT_TRUE(replay.steps(replay.steps_size() - 1).move().empty()) << "unrevealed, the events tell the moves";
+    EXPECT_GT(replay.steps(replay.steps_size() - 1).events_size(), 0);
     for (const int index : {0, replay.steps_size() / 2, replay.steps_size() - 1}) {
       const auto step = Get<v1::WebStep>(http_port_, absl::StrCat("/api/match/", match.id(), "/step/", index));
       EXPECT_EQ(step.view().seat(), -1) << "a spectator's view";
       EXPECT_EQ(step.view().game(), match.game());
       EXPECT_EQ(step.seat_views_size(), 0) << "hands are hidden unless the host reveals them";
-      EXPECT_EQ(replay.steps(index).scores_size(), step.view().seats());
+      EXPECT_EQ(replay.steps(index).scores_size(), index == replay.steps_size() - 1 ? step.view().seats() : 0)
+          << "scores at the end only";
     }
   }
   const std::string first_game = matches.matches(0).game();
@@ -211,6 +218,81 @@ TEST(WebReveal, FinishedMatchesShowEverySeatOnlyWhenTheHostRevealsThem) {
   const std::string dom = BrowserDom(http_port, absl::StrCat("/match.html?id=", matches.matches(0).id(), "&step=1"));
   EXPECT_THAT(dom, HasSubstr("Every seat's view"));
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+}
+
+// A random game of `game` at its most players to the end, recorded as the referee records it.
+MatchRecord PlayedMatch(const Game& game, uint64_t seed) {
+  MatchRecord match;
+  match.id = static_cast<int64_t>(seed);
+  match.game = game.name();
+  match.players = game.info().max_players;
+  match.seed = seed;
+  auto state = *game.NewGame(match.players, seed, {});
+  match.initial_hash = BytesHash(state->Bytes());
+  for (Seat seat = 0; seat < state->seats(); ++seat)
+    match.bots.push_back(state->IsAutomaton(seat) ? "" : absl::StrCat("bot", seat));
+  std::mt19937_64 rng(seed);
+  std::vector<Move> legal;
+  while (!state->finished()) {
+    state->LegalMoves(legal);
+    const Move move = legal[rng() % legal.size()];
+    const Seat mover = state->to_move();
+    EXPECT_TRUE(state->Apply(move).ok());
+    match.moves.push_back(
+        {.seat = mover, .move_id = move.id, .status = v1::MOVE_STATUS_OK, .state_hash = BytesHash(state->Bytes())});
+  }
+  match.finished = true;
+  const Outcome outcome = state->outcome();
+  match.scores.assign(outcome.scores.begin(), outcome.scores.end());
+  match.ranks.assign(outcome.ranks.begin(), outcome.ranks.end());
+  match.strikes.assign(match.bots.size(), 0);
+  return match;
+}
+
+// What the pages show of a match before its host reveals it, during play and after, holds
+// nothing a seat keeps to itself: no move's text (Sultan's names a face-down bid's card; the
+// step's public events tell the move) and no scores before the end (some games keep them
+// hidden); a revealed finished match shows both at every step. A step that tells any seat
+// something tells the spectator too (some moves, such as a pass, emit no event at all).
+TEST(WebReplay, ShowsMovesAndScoresOnlyWhenTheHostRevealsTheFinishedMatch) {
+  for (const Game* game : AllGames()) {
+    SCOPED_TRACE(game->name());
+    const MatchRecord finished = PlayedMatch(*game, 11);
+    std::vector<int> told;  // per step, the events a spectator may see
+    ASSERT_TRUE(WalkReplay(finished, [&told](const ReplayStep& step) {
+      const auto public_event = [](const auto& event) { return SpectatorSees(event.first); };
+      told.push_back(static_cast<int>(std::count_if(step.events.begin(), step.events.end(), public_event)));
+      EXPECT_EQ(told.back() > 0, !step.events.empty()) << "step " << step.ply;
+    }).ok());
+    MatchRecord playing = finished;
+    playing.id += 1000;
+    playing.moves.resize(finished.moves.size() / 2);
+    playing.finished = false;
+    playing.scores.clear();
+    playing.ranks.clear();
+    LiveMatches live;
+    live.Begin(finished);  // the data reads a finished match's record alike from either
+    live.Begin(playing);
+    for (const bool reveal : {false, true}) {
+      WebOptions options;
+      options.reveal_finished = reveal;
+      WebData data(nullptr, &live, options);
+      for (const MatchRecord* match : std::initializer_list<const MatchRecord*>{&playing, &finished}) {
+        auto replay = data.Replay(match->id);
+        ASSERT_TRUE(replay.ok()) << replay.status();
+        const bool shown = reveal && match->finished;
+        EXPECT_EQ(replay->revealed(), shown);
+        ASSERT_EQ(replay->steps_size(), static_cast<int>(match->moves.size()) + 1);
+        for (const v1::WebStep& step : replay->steps()) {
+          const bool last = step.ply() == replay->steps_size() - 1;
+          EXPECT_EQ(step.move().empty(), !shown || step.ply() == 0) << "step " << step.ply();
+          EXPECT_EQ(step.scores_size(), shown || (last && match->finished) ? match->bots.size() : 0)
+              << "step " << step.ply();
+          EXPECT_EQ(step.events_size(), told[step.ply()]) << "step " << step.ply();
+        }
+      }
+    }
+  }
 }
 
 // A match in play shows in the list as live, and its replay so far.

@@ -1,5 +1,6 @@
 // The replay viewer: steps through a match (buttons, slider, arrow keys) with the board of
-// the step, the move, every seat's score and the public events; a running match is fetched
+// the step, the mover, the public events and the scores (the move's own text and the scores
+// during play only once the host reveals the finished match); a running match is fetched
 // again every second and follows its newest move while the viewer is at the end.
 "use strict";
 
@@ -21,11 +22,14 @@ function showStep(index) {
   document.getElementById("slider").value = step;
   document.getElementById("position").textContent = `step ${step} of ${replay.steps.length - 1}`;
   document.getElementById("move").textContent = current.ply === 0 ? "the start"
-    : `${current.ply}. ${botName(match.bots[current.seat] ?? "")} (seat ${current.seat}): ${current.move}` +
+    : `${current.ply}. ${botName(match.bots[current.seat] ?? "")} (seat ${current.seat})` +
+      (current.move ? `: ${current.move}` : "") +
       (current.status && current.status !== "MOVE_STATUS_OK" ? ` [${current.status.replace("MOVE_STATUS_", "")}]` : "");
-  document.getElementById("scores").replaceChildren(...current.scores.map((score, seat) =>
-    el("tr", { class: "score" }, el("td", {}, `seat ${seat}`), el("td", {}, botName(match.bots[seat] ?? "")),
-       el("td", { class: "num" }, score))));
+  document.getElementById("scores").replaceChildren(...(current.scores.length === 0
+    ? [el("tr", {}, el("td", { colspan: 3 }, "Scores are shown at the end."))]
+    : current.scores.map((score, seat) =>
+      el("tr", { class: "score" }, el("td", {}, `seat ${seat}`), el("td", {}, botName(match.bots[seat] ?? "")),
+         el("td", { class: "num" }, score)))));
   document.getElementById("events").replaceChildren(...current.events.map((text) => el("li", {}, text)));
   const shown = step;
   stepViews(shown).then((withViews) => {
