@@ -58,9 +58,11 @@ start_server() {
 start_server engine engine_fd "$build_dir/service/gavel-engine" --listen=127.0.0.1:0 \
   --log_level=warn
 engine_port=$port
+# The demo's own bots: a fixed seed and the same cards in every seat rotation (less luck in
+# the standings); an arena open to others keeps both off (docs/arena.md, threat model).
 start_server arena arena_fd "$build_dir/service/arena/gavel-arena" --listen=127.0.0.1:0 \
   --engine="127.0.0.1:$engine_port" --db="$work/arena.db" --tournament --exit_after_tournament \
-  --wait_for_bots=4 --deals="$deals" --log_level=warn --http_listen=127.0.0.1:0
+  --wait_for_bots=4 --deals="$deals" --seed=1 --duplicate_deals --log_level=warn --http_listen=127.0.0.1:0
 arena=127.0.0.1:$port
 arena_pid=$server_pid
 games=$("$build_dir/service/arena/gavel-arena" games)

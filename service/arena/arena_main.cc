@@ -101,8 +101,13 @@ ABSL_FLAG(std::string, coordinator, "",
 ABSL_FLAG(bool, tournament, false, "run a tournament once --wait_for_bots bots are connected");
 ABSL_FLAG(std::string, games, "", "comma-separated games of the tournament (empty: all)");
 ABSL_FLAG(int, deals, 2, "deals per game; each is played once per seat rotation");
+ABSL_FLAG(bool, duplicate_deals, false,
+          "every seat rotation of a deal gets the same cards (less luck in the standings; only "
+          "for trusted bots: a bot that remembers a deal knows the seat it held before)");
 ABSL_FLAG(int, players, 0, "seats per table (0: every bot that plays the game, within range)");
-ABSL_FLAG(uint64_t, seed, 1, "tournament seed");
+ABSL_FLAG(uint64_t, seed, 0,
+          "tournament seed, for a reproducible tournament (0: a secret random one; a known seed "
+          "lets anyone compute every deal's hidden cards)");
 ABSL_FLAG(int, concurrency, 4, "matches played at once");
 ABSL_FLAG(int, max_matches_per_bot, 0, "matches one bot sits in at once (0: up to --concurrency)");
 ABSL_FLAG(int, wait_for_bots, 2, "bots to wait for before the tournament starts");
@@ -155,6 +160,8 @@ bool RunConfiguredTournament(BotHub& hub, Referee& referee, Store& store,
   options.deals = absl::GetFlag(FLAGS_deals);
   options.players = absl::GetFlag(FLAGS_players);
   options.seed = absl::GetFlag(FLAGS_seed);
+  if (options.seed == 0) options.seed = SecretSeed();
+  options.duplicate_deals = absl::GetFlag(FLAGS_duplicate_deals);
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
   options.match_attempts = absl::GetFlag(FLAGS_match_attempts);

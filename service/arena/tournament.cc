@@ -8,6 +8,7 @@
 #include <optional>
 #include <thread>
 
+#include <sodium.h>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
@@ -25,13 +26,26 @@ bool Plays(const v1::Hello& bot, const std::string& game) {
   return std::find(bot.games().begin(), bot.games().end(), game) != bot.games().end();
 }
 
-// Stable across builds and platforms (std::hash is not), so a tournament is reproducible.
+// The seed of deal `deal` of `game`: BLAKE2b of the tournament's seed, the game and the
+// deal, stable across builds and platforms so that a tournament is reproducible. One way: a
+// match's seed, once shown, tells nothing of the tournament's seed or of any other deal
+// (a generator's next output would give them all away).
 uint64_t DealSeed(uint64_t seed, const std::string& game, int deal) {
-  uint64_t game_hash = 0xcbf29ce484222325ull;
-  for (unsigned char c : game) game_hash = (game_hash ^ c) * 0x100000001b3ull;
-  Rng rng(Rng::FromSeed(seed) ^ game_hash);
-  for (int i = 0; i <= deal; ++i) rng.Next();
-  return rng.Next();
+  const std::string input = absl::StrCat("gavel deal ", seed, " ", game, " ", deal);
+  uint64_t out = 0;
+  unsigned char hash[sizeof out];
+  crypto_generichash(hash, sizeof hash, reinterpret_cast<const unsigned char*>(input.data()), input.size(),
+                     nullptr, 0);
+  for (unsigned char byte : hash) out = out << 8 | byte;
+  return out;
+}
+
+// The tournament as the store and the pages describe it: never its seed, from which anyone
+// could compute every deal's hidden cards.
+std::string Description(const TournamentOptions& options, const std::vector<std::string>& names) {
+  return absl::StrCat("games=", options.games.empty() ? "all" : absl::StrJoin(options.games, ","),
+                      " deals=", options.deals, options.duplicate_deals ? " duplicate" : "",
+                      " bots=", absl::StrJoin(names, ","));
 }
 
 std::vector<std::string> TableOf(const std::vector<std::string>& names, int start, int seats) {
@@ -134,6 +148,13 @@ absl::StatusOr<TournamentReport> Rate(int64_t id, std::vector<std::optional<Matc
   return report;
 }
 
+uint64_t SecretSeed() {
+  if (sodium_init() < 0) std::abort();  // no randomness: no secret to be had
+  uint64_t seed = 0;
+  while (seed == 0) randombytes_buf(&seed, sizeof seed);
+  return seed;
+}
+
 std::vector<MatchPlan> Schedule(const TournamentOptions& options,
                                 const std::vector<v1::Hello>& bots) {
   std::vector<MatchPlan> plans;
@@ -154,9 +175,13 @@ std::vector<MatchPlan> Schedule(const TournamentOptions& options,
     const int groups = static_cast<int>(names.size()) > seats ? static_cast<int>(names.size()) : 1;
     for (int deal = 0; deal < options.deals; ++deal) {
       const std::vector<std::string> group = TableOf(names, deal % groups, seats);
-      const uint64_t seed = DealSeed(options.seed, info.name, deal);
-      for (int rotation = 0; rotation < seats; ++rotation)
-        plans.push_back(MatchPlan{0, info.name, seed, {}, Seated(group, static_cast<uint64_t>(deal / groups), rotation)});
+      for (int rotation = 0; rotation < seats; ++rotation) {
+        // A bot that held a seat of a deal knows that seat's cards when the deal comes round
+        // again: only trusted bots get the same deal in every rotation.
+        const int dealt = options.duplicate_deals ? deal : deal * seats + rotation;
+        plans.push_back(MatchPlan{0, info.name, DealSeed(options.seed, info.name, dealt), {},
+                                  Seated(group, static_cast<uint64_t>(deal / groups), rotation)});
+      }
     }
   }
   return plans;
@@ -169,9 +194,7 @@ absl::StatusOr<TournamentReport> RunTournament(const TournamentOptions& options,
   std::vector<MatchPlan> plans = Schedule(options, bots);
   std::vector<std::string> names;
   for (const v1::Hello& bot : bots) names.push_back(bot.name());
-  auto id = store.NewTournament(absl::StrCat(
-      "games=", options.games.empty() ? "all" : absl::StrJoin(options.games, ","),
-      " deals=", options.deals, " seed=", options.seed, " bots=", absl::StrJoin(names, ",")));
+  auto id = store.NewTournament(Description(options, names));
   if (!id.ok()) return id.status();
   for (MatchPlan& plan : plans) plan.tournament_id = *id;
   spdlog::info("tournament {}: {} matches between {}", *id, plans.size(), absl::StrJoin(names, ", "));
@@ -213,10 +236,7 @@ absl::StatusOr<TournamentReport> RunQueuedTournament(const TournamentOptions& op
   std::vector<MatchPlan> plans = Schedule(options, bots);
   std::vector<std::string> names;
   for (const v1::Hello& bot : bots) names.push_back(bot.name());
-  GAVEL_ASSIGN_OR_RETURN(const int64_t id, store.NewTournament(absl::StrCat(
-      "games=", options.games.empty() ? "all" : absl::StrJoin(options.games, ","),
-      " deals=", options.deals, " seed=", options.seed, " bots=", absl::StrJoin(names, ","),
-      " queued")));
+  GAVEL_ASSIGN_OR_RETURN(const int64_t id, store.NewTournament(absl::StrCat(Description(options, names), " queued")));
   std::vector<QueuedMatch> queue;
   for (size_t i = 0; i < plans.size(); ++i)
     queue.push_back(QueuedMatch{id, static_cast<int>(i), plans[i].game, plans[i].seed,

@@ -24,10 +24,12 @@ namespace gavel::arena {
 
 struct TournamentOptions {
   std::vector<std::string> games;  // empty: every game of the engine
-  int deals = 2;                   // per game; each is played once per seat rotation
+  int deals = 2;                   // per game, each played once per seat rotation
   int players = 0;                 // seats per table; 0: as many bots as play the game,
                                    // within the game's player range
-  uint64_t seed = 1;
+  uint64_t seed = 1;               // secret while bots play: it gives away every deal's cards
+  bool duplicate_deals = false;    // every rotation of a deal the same cards (trusted bots
+                                   // only: a bot may remember them); else each its own deal
   int concurrency = 4;             // matches at once
   bool progress = true;            // a progress bar on stderr
   int match_attempts = 3;          // a match the engine could not finish is played again
@@ -61,6 +63,9 @@ class MatchSlots {
   std::condition_variable freed_;
   std::map<std::string, int> in_play_;
 };
+
+// A tournament seed nobody can guess (not 0), for a tournament whose host gave none.
+uint64_t SecretSeed();
 
 // The matches of a tournament between `bots` (hellos of connected bots).
 std::vector<MatchPlan> Schedule(const TournamentOptions& options,

@@ -22,13 +22,14 @@
 namespace gavel::arena {
 namespace {
 
-v1::WebMatch MatchOf(const MatchRecord& match, bool live) {
+// A match's seed gives away every hidden card of it: shown only with `revealed`.
+v1::WebMatch MatchOf(const MatchRecord& match, bool live, bool revealed) {
   v1::WebMatch out;
   out.set_id(match.id);
   out.set_tournament_id(match.tournament_id);
   out.set_game(match.game);
   out.set_players(match.players);
-  out.set_seed(match.seed);
+  if (revealed) out.set_seed(match.seed);
   for (const std::string& bot : match.bots) out.add_bots(bot);
   for (double score : match.scores) out.add_scores(score);
   for (int rank : match.ranks) out.add_ranks(rank);
@@ -102,13 +103,13 @@ absl::StatusOr<v1::WebMatches> WebData::Matches(const MatchFilter& filter) {
     for (const MatchRecord& match : live_->Summaries())
       if (Passes(match, filter) && (filter.tournament_id == 0 || match.tournament_id == filter.tournament_id)) {
         v1::WebMatch* shown = out.add_matches();
-        *shown = MatchOf(match, true);
+        *shown = MatchOf(match, true, false);
         shown->set_moves(static_cast<int>(live_->MovesOf(match.id)));
       }
   GAVEL_ASSIGN_OR_RETURN(std::vector<int64_t> ids, store_->FinishedMatches(filter.tournament_id));
   for (auto it = ids.rbegin(); it != ids.rend() && static_cast<size_t>(out.matches_size()) < filter.limit; ++it) {
     GAVEL_ASSIGN_OR_RETURN(MatchRecord match, store_->LoadMatch(*it));
-    if (Passes(match, filter)) *out.add_matches() = MatchOf(match, false);
+    if (Passes(match, filter)) *out.add_matches() = MatchOf(match, false, Revealed(match));
   }
   return out;
 }
@@ -125,8 +126,8 @@ absl::StatusOr<v1::WebReplay> WebData::Replay(int64_t id) {
   GAVEL_ASSIGN_OR_RETURN(auto loaded, Load(id));
   const auto& [match, live] = loaded;
   v1::WebReplay out;
-  *out.mutable_match() = MatchOf(match, live);
-  const bool reveal = options_.reveal_finished && match.finished;
+  const bool reveal = Revealed(match);
+  *out.mutable_match() = MatchOf(match, live, reveal);
   out.set_revealed(reveal);
   GAVEL_RETURN_IF_ERROR(WalkReplay(match, [&](const ReplayStep& step) {
     v1::WebStep* shown = out.add_steps();
@@ -149,7 +150,7 @@ absl::StatusOr<v1::WebStep> WebData::Step(int64_t id, int step) {
   const MatchRecord& match = loaded.first;
   if (step < 0 || step > static_cast<int>(match.moves.size()))
     return absl::NotFoundError(absl::StrCat("match ", id, " has steps 0 to ", match.moves.size()));
-  const bool reveal = options_.reveal_finished && match.finished;
+  const bool reveal = Revealed(match);
   v1::WebStep out;
   GAVEL_RETURN_IF_ERROR(WalkReplay(match, [&](const ReplayStep& walked) {
     if (walked.ply != step) return;

@@ -61,6 +61,8 @@ class WebData {
   const LiveMatches* live_;
   // The match as stored, or as far as it is played.
   absl::StatusOr<std::pair<MatchRecord, bool>> Load(int64_t id);  // bool: live
+  // Whether the pages show `match` whole: its moves, seed and every seat's view.
+  bool Revealed(const MatchRecord& match) const { return options_.reveal_finished && match.finished; }
   const WebOptions options_;
 };
 

@@ -38,6 +38,7 @@ inline Arena StartArena(const std::string& db, bool coordinate, const std::strin
     for (const std::string& flag :
          {std::string("--tournament"), std::string("--exit_after_tournament"),
           absl::StrCat("--games=", ::gavel::testing::TestGame().name()), absl::StrCat("--deals=", deals),
+          std::string("--seed=7"),  // the same deals on every cluster, for comparing their results
           absl::StrCat("--wait_for_bots=", kBots.size())})
       argv.push_back(flag);
   }

@@ -281,14 +281,14 @@ TEST(Replay, StateFormatsKeepTheHashesEnginesRecorded) {
 TEST(ArenaTest, DirkAndRandomTournamentFinishesWithStandingsFromTheResults) {
   const TempDb temp_db("standings");
   const std::string& db = temp_db.path;
-  Arena arena = StartTournament(db, 2, {GamesFlag(), "--deals=6"});
+  Arena arena = StartTournament(db, 2, {GamesFlag(), "--deals=6", "--duplicate_deals"});
   ChildProcess dirk = StartBot(arena, "dirk", "dirk");
   ChildProcess random = StartBot(arena, "random", "random");
   EXPECT_THAT(FinishTournament(arena), HasSubstr("12 matches, 0 not finished"));
 
   auto store = OpenStore(db);
   const std::vector<MatchRecord> matches = StoredMatches(*store);
-  ASSERT_EQ(matches.size(), 12u);  // 6 deals, each played in both seatings
+  ASSERT_EQ(matches.size(), 12u);  // 6 deals, each played in both seatings with its cards
   std::map<uint64_t, std::vector<std::vector<std::string>>> seatings;
   std::map<std::string, int> wins;
   for (const MatchRecord& match : matches) {
@@ -977,6 +977,44 @@ TEST(ArenaTest, ScheduleBalancesSeatsAndNeighbours) {
   const auto [five_seats, five_after] = count(5, 30);
   EXPECT_EQ(five_after.size(), 20u);
   for (const auto& [pair, times] : five_after) EXPECT_EQ(times, 24) << pair.first << " after " << pair.second;
+}
+
+// Each seat rotation gets its own deal unless the host asks for duplicate deals (a bot that
+// held a seat of a deal would know that seat's cards when it comes round again); the deals
+// follow from the tournament's seed alone, and a host who gives none gets a random one.
+TEST(ArenaTest, EveryRotationIsItsOwnDealUnlessDuplicated) {
+  std::vector<v1::Hello> hellos(3);
+  for (size_t i = 0; i < hellos.size(); ++i) {
+    hellos[i].set_name(std::string(1, static_cast<char>('a' + i)));
+    hellos[i].add_games(TestGame().name());
+  }
+  TournamentOptions options;
+  options.games = {TestGame().name()};
+  options.players = 3;
+  options.deals = 4;
+  const auto seeds = [&hellos](const TournamentOptions& options) {
+    std::vector<uint64_t> out;
+    for (const MatchPlan& plan : Schedule(options, hellos)) out.push_back(plan.seed);
+    return out;
+  };
+  const std::vector<uint64_t> own = seeds(options);
+  ASSERT_EQ(own.size(), 12u);
+  EXPECT_EQ(std::set<uint64_t>(own.begin(), own.end()).size(), 12u);
+  EXPECT_EQ(seeds(options), own) << "the same seed, the same deals";
+  options.duplicate_deals = true;
+  const std::vector<uint64_t> duplicated = seeds(options);
+  ASSERT_EQ(duplicated.size(), 12u);
+  for (size_t match = 0; match < duplicated.size(); ++match)
+    EXPECT_EQ(duplicated[match], duplicated[match / 3 * 3]) << "match " << match;
+  EXPECT_EQ(std::set<uint64_t>(duplicated.begin(), duplicated.end()).size(), 4u);
+  options.duplicate_deals = false;
+  options.seed = 2;
+  const std::vector<uint64_t> other = seeds(options);
+  EXPECT_TRUE(std::none_of(other.begin(), other.end(), [&own](uint64_t seed) {
+    return std::find(own.begin(), own.end(), seed) != own.end();
+  }));
+  EXPECT_NE(SecretSeed(), SecretSeed());
+  EXPECT_NE(SecretSeed(), 0u);
 }
 
 }  // namespace

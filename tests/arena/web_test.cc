@@ -250,7 +250,7 @@ MatchRecord PlayedMatch(const Game& game, uint64_t seed) {
 }
 
 // What the pages show of a match before its host reveals it, during play and after, holds
-// nothing a seat keeps to itself: no move's text (Sultan's names a face-down bid's card; the
+// nothing a seat keeps to itself: no seed, no move's text (Sultan's names a face-down bid's card; the
 // step's public events tell the move) and no scores before the end (some games keep them
 // hidden); a revealed finished match shows both at every step. A step that tells any seat
 // something tells the spectator too (some moves, such as a pass, emit no event at all).
@@ -282,6 +282,7 @@ TEST(WebReplay, ShowsMovesAndScoresOnlyWhenTheHostRevealsTheFinishedMatch) {
         ASSERT_TRUE(replay.ok()) << replay.status();
         const bool shown = reveal && match->finished;
         EXPECT_EQ(replay->revealed(), shown);
+        EXPECT_EQ(replay->match().seed(), shown ? match->seed : 0) << "a seed gives away every card";
         ASSERT_EQ(replay->steps_size(), static_cast<int>(match->moves.size()) + 1);
         for (const v1::WebStep& step : replay->steps()) {
           const bool last = step.ply() == replay->steps_size() - 1;
