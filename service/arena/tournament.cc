@@ -14,7 +14,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/registry.h"
-#include "engine/core/rng.h"
 #include "engine/core/seating.h"
 #include "engine/core/status.h"
 #include "spdlog/spdlog.h"
