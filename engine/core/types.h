@@ -18,6 +18,7 @@ inline constexpr SeatMask AllBut(Seat seat) { return ~OnlySeat(seat); }
 // beside the owner's "with a 7"). Not one for chosen seats, which may carry what only they
 // know; at two seats AllBut(0) and OnlySeat(1) name the same seats, and only the former
 // leaves the bits beyond kMaxSeats set.
+static_assert(kMaxSeats < 32, "a seat's bit must leave the top bit to the public forms");
 inline constexpr bool SpectatorSees(SeatMask audience) { return (audience >> 31) != 0; }
 
 // One atomic decision, as a compact per-game code. Each game documents its encoding;
