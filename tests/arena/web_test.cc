@@ -256,9 +256,9 @@ MatchRecord PlayedMatch(const Game& game, uint64_t seed) {
 }
 
 // What the pages show of a match before its host reveals it, during play and after, holds
-// nothing a seat keeps to itself: no seed, no move's text (Sultan's names a face-down bid's card; the
-// step's public events tell the move) and no scores before the end (some games keep them
-// hidden); a revealed finished match shows both at every step. A step that tells any seat
+// nothing a seat keeps to itself: no seed, no move's text (Sultan's names a face-down bid's
+// card; the step's public events tell the move) and no scores before the end (some games
+// keep them hidden); a revealed finished match shows them all. A step that tells any seat
 // something tells the spectator too (some moves, such as a pass, emit no event at all).
 TEST(WebReplay, ShowsMovesAndScoresOnlyWhenTheHostRevealsTheFinishedMatch) {
   for (const Game* game : AllGames()) {
