@@ -22,7 +22,6 @@
 #include "absl/strings/str_split.h"
 #include "engine/core/hash.h"
 #include "engine/core/registry.h"
-#include "engine/core/rng.h"
 #include "gavel/v1/arena.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -34,6 +33,7 @@
 #include "service/arena/replay.h"
 #include "service/arena/store.h"
 #include "service/arena/tournament.h"
+#include "tests/arena/recorded_match.h"
 #include "tests/support/child_process.h"
 #include "tests/support/http_get.h"
 #include "tests/support/test_games.h"
@@ -154,32 +154,16 @@ TEST(Replay, VerifiesRecordsMadeInAGamesEarlierStateFormats) {
   int formats_checked = 0;
   for (const Game* game : AllGames()) {
     for (int versions_back = 1;; ++versions_back) {
-      MatchRecord match;
-      match.id = 1;
-      match.game = game->name();
-      match.players = 4;
-      match.seed = 5;
-      auto state = game->NewGame(match.players, match.seed, match.options);
+      auto state = game->NewGame(4, 5, {});
       ASSERT_TRUE(state.ok()) << state.status();
       if ((*state)->EarlierFormatBytes(versions_back).empty()) break;
       SCOPED_TRACE(absl::StrCat(game->name(), ", ", versions_back, " formats back"));
       ++formats_checked;
       ASSERT_NE((*state)->EarlierFormatBytes(versions_back), (*state)->Bytes());
-      match.initial_hash = BytesHash((*state)->EarlierFormatBytes(versions_back));
-      Rng rng(7);
-      std::vector<Move> legal;
-      while (!(*state)->finished()) {
-        (*state)->LegalMoves(legal);
-        const Move move = legal[rng.Below(static_cast<uint32_t>(legal.size()))];
-        const int seat = (*state)->to_move();
-        ASSERT_TRUE((*state)->Apply(move, nullptr).ok());
-        match.moves.push_back(
-            {seat, move.id, v1::MOVE_STATUS_OK, BytesHash((*state)->EarlierFormatBytes(versions_back))});
-      }
-      match.finished = true;
-      const Outcome outcome = (*state)->outcome();
-      match.scores.assign(outcome.scores.begin(), outcome.scores.end());
-      match.ranks.assign(outcome.ranks.begin(), outcome.ranks.end());
+      MatchRecord match = testing::RecordedRandomMatch(*game, 4, 5, [versions_back](const State& state) {
+        return state.EarlierFormatBytes(versions_back);
+      });
+      ASSERT_TRUE(match.finished);
       const auto visit = [](const ReplayStep&) {};
       EXPECT_TRUE(WalkReplay(match, visit).ok()) << WalkReplay(match, visit);
       match.moves[match.moves.size() / 2].state_hash = match.moves.front().state_hash;

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -21,6 +20,7 @@
 #include "service/arena/referee.h"
 #include "service/arena/replay.h"
 #include "service/arena/web_server.h"
+#include "tests/arena/recorded_match.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -226,35 +226,6 @@ TEST(WebReveal, FinishedMatchesShowEverySeatOnlyWhenTheHostRevealsThem) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
 }
 
-// A random game of `game` at its most players to the end, recorded as the referee records it.
-MatchRecord PlayedMatch(const Game& game, uint64_t seed) {
-  MatchRecord match;
-  match.id = static_cast<int64_t>(seed);
-  match.game = game.name();
-  match.players = game.info().max_players;
-  match.seed = seed;
-  auto state = *game.NewGame(match.players, seed, {});
-  match.initial_hash = BytesHash(state->Bytes());
-  for (Seat seat = 0; seat < state->seats(); ++seat)
-    match.bots.push_back(state->IsAutomaton(seat) ? "" : absl::StrCat("bot", seat));
-  std::mt19937_64 rng(seed);
-  std::vector<Move> legal;
-  while (!state->finished()) {
-    state->LegalMoves(legal);
-    const Move move = legal[rng() % legal.size()];
-    const Seat mover = state->to_move();
-    EXPECT_TRUE(state->Apply(move).ok());
-    match.moves.push_back(
-        {.seat = mover, .move_id = move.id, .status = v1::MOVE_STATUS_OK, .state_hash = BytesHash(state->Bytes())});
-  }
-  match.finished = true;
-  const Outcome outcome = state->outcome();
-  match.scores.assign(outcome.scores.begin(), outcome.scores.end());
-  match.ranks.assign(outcome.ranks.begin(), outcome.ranks.end());
-  match.strikes.assign(match.bots.size(), 0);
-  return match;
-}
-
 // What the pages show of a match before its host reveals it, during play and after, holds
 // nothing a seat keeps to itself: no seed, no move's text (Sultan's names a face-down bid's
 // card; the step's public events tell the move) and no scores before the end (some games
@@ -263,7 +234,9 @@ MatchRecord PlayedMatch(const Game& game, uint64_t seed) {
 TEST(WebReplay, ShowsMovesAndScoresOnlyWhenTheHostRevealsTheFinishedMatch) {
   for (const Game* game : AllGames()) {
     SCOPED_TRACE(game->name());
-    const MatchRecord finished = PlayedMatch(*game, 11);
+    const MatchRecord finished = testing::RecordedRandomMatch(*game, game->info().max_players, 11,
+                                                              [](const State& state) { return state.Bytes(); });
+    ASSERT_TRUE(finished.finished);
     std::vector<int> told;  // per step, the events a spectator may see
     ASSERT_TRUE(WalkReplay(finished, [&told](const ReplayStep& step) {
       const auto public_event = [](const auto& event) { return SpectatorSees(event.first); };
