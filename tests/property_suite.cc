@@ -52,6 +52,42 @@ struct FeatureSizes {
   int move = 0;
 };
 
+std::vector<std::string> EventBytes(const std::vector<v1::Event>& events) {
+  std::vector<std::string> bytes;
+  for (const v1::Event& event : events) bytes.push_back(event.SerializeAsString());
+  return bytes;
+}
+
+std::string EventTexts(const std::vector<v1::Event>& events) {
+  std::string texts;
+  for (const v1::Event& event : events) absl::StrAppend(&texts, "\n  ", event.text());
+  return texts;
+}
+
+// The order of what a spectator is told depends on nothing hidden. `resampled` was drawn from
+// `seat`'s view; after `move` in both worlds, where that seat and a spectator see the same,
+// the spectator's events may differ (chance the move reveals), but the same events must come
+// in the same order: an order set by hidden values (a seat's face-down tokens listed by value)
+// would tell them.
+void CheckSpectatorEventOrder(const State& state, const State& resampled, Move move, Seat seat) {
+  if (!resampled.IsLegal(move)) return;
+  std::unique_ptr<State> real = state.Clone(), other = resampled.Clone();
+  EventLog real_events, other_events;
+  ASSERT_TRUE(real->Apply(move, &real_events).ok());
+  ASSERT_TRUE(other->Apply(move, &other_events).ok());
+  if (ViewBytes(*real, seat) != ViewBytes(*other, seat) || ViewBytes(*real, kNoSeat) != ViewBytes(*other, kNoSeat))
+    return;
+  const std::vector<v1::Event> told = real_events.ForSpectator(), other_told = other_events.ForSpectator();
+  std::vector<std::string> bytes = EventBytes(told), other_bytes = EventBytes(other_told);
+  if (bytes == other_bytes) return;
+  std::sort(bytes.begin(), bytes.end());
+  std::sort(other_bytes.begin(), other_bytes.end());
+  EXPECT_TRUE(bytes != other_bytes) << "after " << state.MoveText(move)
+                                << ", hidden information orders the events a spectator sees:"
+                                << EventTexts(told) << "\nin a world drawn from seat " << seat << "'s view:"
+                                << EventTexts(other_told);
+}
+
 // The steps every reachable state must pass.
 void CheckState(const Config& config, const State& state, uint64_t seed, int step,
                 FeatureSizes& sizes) {
@@ -121,6 +157,8 @@ void CheckState(const Config& config, const State& state, uint64_t seed, int ste
     // (the other seats' hidden information) leaves the spectator's view as it was.
     EXPECT_EQ(ViewBytes(**resampled, kNoSeat), ViewBytes(state, kNoSeat))
         << "the spectator's view shows hidden information that seat " << seat << " cannot see";
+    CheckSpectatorEventOrder(state, **resampled, legal[rng.Below(static_cast<uint32_t>(legal.size()))], seat);
+    if (::testing::Test::HasFatalFailure()) return;
     if (seat == mover) {
       std::vector<Move> resampled_legal;
       (*resampled)->LegalMoves(resampled_legal);

@@ -152,11 +152,19 @@ std::vector<v1::Event> EventLog::All(int seats) const {
   return all;
 }
 
-std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
+std::vector<v1::Event> EventLog::Where(absl::FunctionRef<bool(const Recorded&)> sees) const {
   std::vector<v1::Event> visible;
   for (const Recorded& event : events_)
-    if (Sees(seat, event)) visible.emplace_back().ParseFromArray(bytes_.data() + event.begin, static_cast<int>(event.size));
+    if (sees(event)) visible.emplace_back().ParseFromArray(bytes_.data() + event.begin, static_cast<int>(event.size));
   return visible;
+}
+
+std::vector<v1::Event> EventLog::ForSeat(Seat seat) const {
+  return Where([this, seat](const Recorded& event) { return Sees(seat, event); });
+}
+
+std::vector<v1::Event> EventLog::ForSpectator() const {
+  return Where([](const Recorded& event) { return SpectatorSees(event.audience); });
 }
 
 bool State::IsLegal(Move move) const {

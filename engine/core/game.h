@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -93,6 +94,8 @@ class EventLog : public EventSink {
   // The same as messages, for tests and logs.
   std::vector<v1::Event> All(int seats) const;
   std::vector<v1::Event> ForSeat(Seat seat) const;
+  // The events a spectator may see: those to every seat and the public forms (SpectatorSees).
+  std::vector<v1::Event> ForSpectator() const;
   size_t size() const { return events_.size(); }
 
  private:
@@ -103,6 +106,7 @@ class EventLog : public EventSink {
   bool Sees(Seat seat, const Recorded& event) const {
     return seat >= 0 && seat < kMaxSeats && (event.audience & OnlySeat(seat));
   }
+  std::vector<v1::Event> Where(absl::FunctionRef<bool(const Recorded&)> sees) const;
   std::string_view Fields(const Recorded& event) const { return std::string_view(bytes_).substr(event.begin, event.size); }
   void Record(SeatMask audience, const std::string& type_url, const google::protobuf::MessageLite& detail,
               std::string text) override;

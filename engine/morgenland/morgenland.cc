@@ -446,9 +446,25 @@ void MorgenlandState::StayOut(int seat, EventSink* events) {
     event.mutable_gate()->set_seat(seat);
     events->Emit(kEveryone, event, absl::StrCat(SeatName(seat), " stays out of the palace"));
   }
+  uint8_t in_rooms = 0;
   for (int token = 0; token < kTokens; ++token)
-    if (IsRoom(data_.seats[seat].token_space[token]))
-      SetAsideToken(seat, token, events, "outside the palace");
+    if (IsRoom(data_.seats[seat].token_space[token])) in_rooms |= static_cast<uint8_t>(1 << token);
+  SetAsideTokens(seat, in_rooms, events, "outside the palace");
+}
+
+// Space by space, on each the face-down tokens before the face-up ones: token indices rise
+// with the values, so in token order the public forms would tell which of two face-down
+// tokens is worth more, or whether one is worth more than a face-up one beside it (a seat's
+// view lists them so for the same reason, morgenland_view.cc).
+void MorgenlandState::SetAsideTokens(int seat, uint8_t tokens, EventSink* events, const char* why) {
+  const SeatData& s = data_.seats[seat];
+  for (int space = 0; space < kSpaces && tokens != 0; ++space)
+    for (const uint8_t shown : {uint8_t{0}, uint8_t{1}})
+      for (int token = 0; token < kTokens; ++token)
+        if ((tokens >> token & 1) && s.token_space[token] == space && (s.face_up >> token & 1) == shown) {
+          SetAsideToken(seat, token, events, why);
+          tokens = static_cast<uint8_t>(tokens & ~(1 << token));
+        }
 }
 
 void MorgenlandState::SetAsideToken(int seat, int token, EventSink* events, const char* why) {

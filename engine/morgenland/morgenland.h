@@ -289,6 +289,8 @@ class MorgenlandState final : public State {
   void Finish(EventSink* events);
   void MoveCamel(int seat, EventSink* events);
   void SetAsideToken(int seat, int token, EventSink* events, const char* why);
+  // The tokens of `seat` with a bit in `tokens`, in an order that tells nothing hidden.
+  void SetAsideTokens(int seat, uint8_t tokens, EventSink* events, const char* why);
   void AfterUnits(EventSink* events);
   int DrawGuard();
 

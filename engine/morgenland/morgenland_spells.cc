@@ -1,6 +1,7 @@
 // The 21 spells (rules §6.4, §6.5): one rule per spell with its target range, its legality
 // (timing and targets) and its resolution.
 #include <algorithm>
+#include <bit>
 
 #include "absl/strings/str_cat.h"
 #include "engine/morgenland/morgenland_magic.h"
@@ -131,11 +132,17 @@ int CityTaxToken(const Data& data, int seat, int n) {
   return -1;
 }
 
-int RoomTokens(const Data& data, int seat) {
-  int count = 0;
-  for (int8_t at : data.seats[seat].token_space) count += IsRoom(at) && Untallied(data, at);
-  return count;
+// A bit for each token of `seat` in an untallied room.
+uint8_t UntalliedRoomTokens(const Data& data, int seat) {
+  uint8_t tokens = 0;
+  for (int token = 0; token < kTokens; ++token) {
+    const int8_t at = data.seats[seat].token_space[token];
+    if (IsRoom(at) && Untallied(data, at)) tokens |= static_cast<uint8_t>(1 << token);
+  }
+  return tokens;
 }
+
+int RoomTokens(const Data& data, int seat) { return std::popcount(UntalliedRoomTokens(data, seat)); }
 
 bool OpponentHas(const Data& data, int seat, bool (*has)(const Data&, int)) {
   for (int other = 0; other < data.players; ++other)
@@ -343,9 +350,7 @@ void SultansTaxFrom(MorgenlandState& state, EventSink* events) {
       data.active = static_cast<int8_t>(seat);
       return;
     }
-    for (int token = 0; token < kTokens; ++token)
-      if (IsRoom(data.seats[seat].token_space[token]) && TokenOnUntallied(data, seat, token))
-        state.SetAsideToken(seat, token, events, "Sultan's Tax");
+    state.SetAsideTokens(seat, UntalliedRoomTokens(data, seat), events, SpellName(kSultansTax));
   }
   state.FinishSpell(events);
 }
@@ -745,9 +750,7 @@ void MorgenlandState::ApplyTaxDecision(bool pay, EventSink* events) {
     SetAsideToken(seat, CityTaxToken(data_, seat, data_.cursor), events, SpellName(kCityTax));
     return CityTaxFrom(*this, events);
   }
-  for (int token = 0; token < kTokens; ++token)
-    if (IsRoom(data_.seats[seat].token_space[token]) && TokenOnUntallied(data_, seat, token))
-      SetAsideToken(seat, token, events, SpellName(kSultansTax));
+  SetAsideTokens(seat, UntalliedRoomTokens(data_, seat), events, SpellName(kSultansTax));
   ++data_.resume_seat;
   SultansTaxFrom(*this, events);
 }
