@@ -83,9 +83,8 @@ void CheckSpectatorEventOrder(const State& state, const State& resampled, Move m
   std::sort(bytes.begin(), bytes.end());
   std::sort(other_bytes.begin(), other_bytes.end());
   EXPECT_TRUE(bytes != other_bytes) << "after " << state.MoveText(move)
-                                << ", hidden information orders the events a spectator sees:"
-                                << EventTexts(told) << "\nin a world drawn from seat " << seat << "'s view:"
-                                << EventTexts(other_told);
+                                    << ", hidden information orders the events a spectator sees:" << EventTexts(told)
+                                    << "\nin a world drawn from seat " << seat << "'s view:" << EventTexts(other_told);
 }
 
 // The steps every reachable state must pass.
