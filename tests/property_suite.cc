@@ -52,6 +52,11 @@ struct FeatureSizes {
   int move = 0;
 };
 
+// How often a configuration's checks compared something (none would mean a vacuous check).
+struct Compared {
+  int event_orders = 0;  // moves that told a spectator two or more events in both worlds
+};
+
 std::vector<std::string> EventBytes(const std::vector<v1::Event>& events) {
   std::vector<std::string> bytes;
   for (const v1::Event& event : events) bytes.push_back(event.SerializeAsString());
@@ -68,8 +73,8 @@ std::string EventTexts(const std::vector<v1::Event>& events) {
 // `seat`'s view; after `move` in both worlds, where that seat and a spectator see the same,
 // the spectator's events may differ (chance the move reveals), but the same events must come
 // in the same order: an order set by hidden values (a seat's face-down tokens listed by value)
-// would tell them.
-void CheckSpectatorEventOrder(const State& state, const State& resampled, Move move, Seat seat) {
+// would tell them. Counts the comparisons of two or more events in `compared`.
+void CheckSpectatorEventOrder(const State& state, const State& resampled, Move move, Seat seat, Compared& compared) {
   if (!resampled.IsLegal(move)) return;
   std::unique_ptr<State> real = state.Clone(), other = resampled.Clone();
   EventLog real_events, other_events;
@@ -79,6 +84,7 @@ void CheckSpectatorEventOrder(const State& state, const State& resampled, Move m
     return;
   const std::vector<v1::Event> told = real_events.ForSpectator(), other_told = other_events.ForSpectator();
   std::vector<std::string> bytes = EventBytes(told), other_bytes = EventBytes(other_told);
+  if (bytes.size() >= 2 && other_bytes.size() >= 2) ++compared.event_orders;
   if (bytes == other_bytes) return;
   std::sort(bytes.begin(), bytes.end());
   std::sort(other_bytes.begin(), other_bytes.end());
@@ -89,7 +95,7 @@ void CheckSpectatorEventOrder(const State& state, const State& resampled, Move m
 
 // The steps every reachable state must pass.
 void CheckState(const Config& config, const State& state, uint64_t seed, int step,
-                FeatureSizes& sizes) {
+                FeatureSizes& sizes, Compared& compared) {
   const Game& game = *config.game;
   SCOPED_TRACE(absl::StrCat("seed ", seed, " step ", step));
   // Round trip through the wire form re-validates every invariant (conservation, phase).
@@ -156,7 +162,8 @@ void CheckState(const Config& config, const State& state, uint64_t seed, int ste
     // (the other seats' hidden information) leaves the spectator's view as it was.
     EXPECT_EQ(ViewBytes(**resampled, kNoSeat), ViewBytes(state, kNoSeat))
         << "the spectator's view shows hidden information that seat " << seat << " cannot see";
-    CheckSpectatorEventOrder(state, **resampled, legal[rng.Below(static_cast<uint32_t>(legal.size()))], seat);
+    CheckSpectatorEventOrder(state, **resampled, legal[rng.Below(static_cast<uint32_t>(legal.size()))], seat,
+                             compared);
     if (::testing::Test::HasFatalFailure()) return;
     if (seat == mover) {
       std::vector<Move> resampled_legal;
@@ -243,6 +250,7 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
   // Some deals hide nothing from a seat at the sampled moments (e.g. no privilege held);
   // across all of a configuration's games, resampling must change something.
   bool resample_changed_others = false;
+  Compared compared;
   for (int i = 0; i < config.seeds; ++i) {
     const uint64_t seed = 1000 + static_cast<uint64_t>(i);
     SCOPED_TRACE(absl::StrCat(config.name, " seed ", seed));
@@ -263,7 +271,7 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     int step = 0;
     for (; !state->finished() && step < kMaxSteps; ++step) {
       if (step % 4 == 0 || i == 0) {
-        CheckState(config, *state, seed, step, sizes);
+        CheckState(config, *state, seed, step, sizes, compared);
         if (HasFatalFailure()) return;
       }
       if (step % 16 == 0) {
@@ -286,7 +294,7 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
       ASSERT_TRUE(state->Apply(move).ok());
     }
     ASSERT_TRUE(state->finished()) << "random play did not end within " << kMaxSteps << " moves";
-    CheckState(config, *state, seed, step, sizes);
+    CheckState(config, *state, seed, step, sizes, compared);
     const Outcome outcome = state->outcome();
     ASSERT_EQ(outcome.ranks.size(), static_cast<size_t>(state->seats()));
     EXPECT_EQ(*std::min_element(outcome.ranks.begin(), outcome.ranks.end()), 1);
@@ -300,6 +308,7 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
     EXPECT_EQ((*replay)->Bytes(), state->Bytes());
   }
   EXPECT_TRUE(resample_changed_others) << "resampling never changed any hidden information";
+  EXPECT_GT(compared.event_orders, 0) << "no move told a spectator two events in worlds it could not tell apart";
 }
 
 TEST_P(GameProperties, StateOfAnotherGameOrNoneIsRefused) {
