@@ -42,12 +42,22 @@ struct OpenedState {
   Caller caller;
 };
 
-// The state `full` holds: a copy of the one the cache keeps under exactly its bytes, or
-// else decoded and validated.
+// Where a handler wrote something in a ResponseTail's bytes.
+struct ByteRange {
+  size_t begin = 0, size = 0;
+};
+
+// The state `full` holds: a copy of the one the cache keeps under exactly its bytes (as
+// protobuf writes them, the way the server wrote the GameState), or else decoded and
+// validated.
 absl::StatusOr<std::unique_ptr<State>> DecodeState(const v1::GameState& full, StateCache* states) {
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(full.game()));
-  if (states != nullptr && full.state().type_url() == game->info().state_type_url)
-    if (auto state = states->Find(*game, KeptAs::kFullState, full.state().value())) return state;
+  if (states != nullptr) {
+    thread_local std::string bytes;  // keeps its capacity from call to call
+    bytes.clear();
+    if (full.AppendToString(&bytes))
+      if (auto state = states->Find(*game, KeptAs::kFullState, bytes)) return state;
+  }
   return game->Deserialize(full);
 }
 
@@ -96,19 +106,46 @@ absl::StatusOr<OpenedState> OpenSealed(const v1::SealedState& sealed, const Seal
   return OpenedState{std::move(state), Caller{.sealed = true, .access = access, .token = header}};
 }
 
-// Decodes and validates the state a request carries (the request's arena holds what a
-// token opens to).
-absl::StatusOr<OpenedState> OpenState(const v1::StateRef& ref, const Sealer* sealer, StateCache* states) {
+// A full state sent as a message: decoded and validated, unless the cache keeps it.
+absl::StatusOr<std::unique_ptr<State>> OpenFull(const v1::GameState& full, StateCache* states,
+                                                google::protobuf::Arena*) {
+  return DecodeState(full, states);
+}
+
+// A full state sent as its bytes (gavel/service/wire_requests.proto): looked up in the cache as they came,
+// and only parsed and decoded when it does not keep them.
+absl::StatusOr<std::unique_ptr<State>> OpenFull(const std::string& bytes, StateCache* states,
+                                                google::protobuf::Arena* arena) {
+  if (states != nullptr)
+    if (auto state = states->FindAnyGame(KeptAs::kFullState, bytes)) return state;
+  std::unique_ptr<v1::GameState> owned;
+  v1::GameState* full = NewGameState(arena, owned);
+  if (!full->ParseFromString(bytes))
+    return absl::InvalidArgumentError("the request's state is not a well-formed gavel.v1.GameState");
+  return DecodeState(*full, nullptr);
+}
+
+// Decodes and validates the state a request carries, a v1::StateRef or a StateRefWire (the
+// request's arena holds what a token opens to), and tells the server through `tail` (when
+// given) whose game it is.
+template <typename StateRef>
+absl::StatusOr<OpenedState> OpenState(const StateRef& ref, const Sealer* sealer, StateCache* states,
+                                      ResponseTail* tail) {
+  OpenedState opened;
   switch (ref.form_case()) {
-    case v1::StateRef::kFull:
+    case StateRef::kFull: {
+      GAVEL_ASSIGN_OR_RETURN(opened.state, OpenFull(ref.full(), states, ref.GetArena()));
       break;
-    case v1::StateRef::kSealed:
-      return OpenSealed(ref.sealed(), sealer, states, ref.GetArena());
-    case v1::StateRef::FORM_NOT_SET:
+    }
+    case StateRef::kSealed: {
+      GAVEL_ASSIGN_OR_RETURN(opened, OpenSealed(ref.sealed(), sealer, states, ref.GetArena()));
+      break;
+    }
+    case StateRef::FORM_NOT_SET:
       return absl::InvalidArgumentError("the request carries no state");
   }
-  GAVEL_ASSIGN_OR_RETURN(auto state, DecodeState(ref.full(), states));
-  return OpenedState{std::move(state), Caller{}};
+  if (tail != nullptr) tail->game = opened.state->game().name();
+  return opened;
 }
 
 // A seat's capability acts and looks only for its own seat.
@@ -259,8 +296,9 @@ const std::string& StateMessage(const State& state) {
 }
 
 // The response's field `field`, the v1::GameState of `state` whose message is `message`, as
-// protobuf writes it: a state travels behind the response like the rest it returns.
-void AppendGameState(int field, const State& state, const std::string& message, std::string* out) {
+// protobuf writes it: a state travels behind the response like the rest it returns. Returns
+// where the GameState's own bytes lie in `out`: what the cache keeps the state under.
+ByteRange AppendGameState(int field, const State& state, const std::string& message, std::string* out) {
   using google::protobuf::internal::WireFormatLite;
   const GameInfo& info = state.game().info();
   const auto bytes_field_size = [](const std::string& bytes) {
@@ -276,6 +314,7 @@ void AppendGameState(int field, const State& state, const std::string& message, 
       at = WireFormatLite::WriteStringToArray(google::protobuf::Any::kTypeUrlFieldNumber, info.state_type_url, at);
     if (!message.empty()) WireFormatLite::WriteBytesToArray(google::protobuf::Any::kValueFieldNumber, message, at);
   }, out);
+  return ByteRange{.begin = out->size() - size, .size = size};
 }
 
 // A new table's token for `state`, whose message is `bytes`, and the capabilities for its
@@ -304,9 +343,11 @@ absl::StatusOr<uint64_t> Reseal(absl::string_view bytes, const TokenHeader& befo
   return key_ring;
 }
 
-// Keeps the state a response carries, for the next call that sends its bytes back.
-void Keep(StateCache* states, absl::string_view bytes, std::unique_ptr<State> state) {
-  if (states != nullptr) states->Add(KeptAs::kFullState, bytes, std::move(state));
+// Keeps the state a response carries under its GameState's bytes in `out`, for the next
+// call that sends them back.
+void Keep(StateCache* states, const std::string& out, ByteRange game_state, std::unique_ptr<State> state) {
+  if (states != nullptr)
+    states->Add(KeptAs::kFullState, absl::string_view(out).substr(game_state.begin, game_state.size), std::move(state));
 }
 
 // Keeps a sealed table's state under the token returned for it (SealedStateKey).
@@ -315,7 +356,8 @@ void KeepSealed(StateCache* states, absl::string_view token, uint64_t key_ring, 
 }
 
 // Refuses a move the caller may not make now: the game is over, or another seat moves.
-absl::Status CheckMayMove(const State& state, const Caller& caller, const v1::ApplyRequest& request) {
+template <typename ApplyRequest>
+absl::Status CheckMayMove(const State& state, const Caller& caller, const ApplyRequest& request) {
   if (state.finished()) return absl::FailedPreconditionError("the game is over; no move can be applied");
   if (!caller.owner() && caller.access.seat != state.to_move())
     return absl::PermissionDeniedError(absl::StrCat("it is seat ", state.to_move(),
@@ -383,21 +425,25 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), *state, owner, response, out));
   const std::string& bytes = StateMessage(*state);
   uint64_t key_ring = 0;
+  ByteRange game_state;
   if (request.seal()) {
     GAVEL_ASSIGN_OR_RETURN(key_ring, SealNewTable(*state, bytes, *sealer, response->mutable_sealed()));
   } else {
-    AppendGameState(v1::NewGameResponse::kStateFieldNumber, *state, bytes, &out.bytes);
+    game_state = AppendGameState(v1::NewGameResponse::kStateFieldNumber, *state, bytes, &out.bytes);
   }
   AppendStatus(*state, owner, v1::NewGameResponse::kStatusFieldNumber, &out.bytes);
   AppendEvents<v1::NewGameResponse>(log, state->seats(), request.per_seat_events(), owner, &out.bytes);
   if (request.seal()) KeepSealed(states, response->sealed().token(), key_ring, std::move(state));
-  else Keep(states, bytes, std::move(state));
+  else Keep(states, out.bytes, game_state, std::move(state));
   return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
-absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
-                        const Sealer* sealer, ResponseTail* tail, StateCache* states) {
-  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states));
+namespace {
+
+template <typename LegalMovesRequest>
+absl::Status LegalMovesFor(const LegalMovesRequest& request, v1::LegalMovesResponse* response,
+                           const Sealer* sealer, ResponseTail* tail, StateCache* states) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states, tail));
   const State& state = *opened.state;
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
@@ -409,9 +455,24 @@ absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResp
   return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
-absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer,
-                   ResponseTail* tail, StateCache* states) {
-  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states));
+}  // namespace
+
+absl::Status LegalMoves(const v1::LegalMovesRequest& request, v1::LegalMovesResponse* response,
+                        const Sealer* sealer, ResponseTail* tail, StateCache* states) {
+  return LegalMovesFor(request, response, sealer, tail, states);
+}
+
+absl::Status LegalMoves(const LegalMovesRequestWire& request, v1::LegalMovesResponse* response,
+                        const Sealer* sealer, ResponseTail* tail, StateCache* states) {
+  return LegalMovesFor(request, response, sealer, tail, states);
+}
+
+namespace {
+
+template <typename ApplyRequest>
+absl::Status ApplyFor(const ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer,
+                      ResponseTail* tail, StateCache* states) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states, tail));
   State& state = *opened.state;
   const Caller& caller = opened.caller;
   GAVEL_RETURN_IF_ERROR(CheckMayMove(state, caller, request));
@@ -424,22 +485,38 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
   GAVEL_RETURN_IF_ERROR(FillIncluded(request.include(), state, caller, response, out));
   const std::string& bytes = StateMessage(state);
   uint64_t key_ring = 0;
+  ByteRange game_state;
   if (caller.sealed) {
     GAVEL_ASSIGN_OR_RETURN(key_ring, Reseal(bytes, caller.token, *sealer, response->mutable_token()));
   } else {
-    AppendGameState(v1::ApplyResponse::kStateFieldNumber, state, bytes, &out.bytes);
+    game_state = AppendGameState(v1::ApplyResponse::kStateFieldNumber, state, bytes, &out.bytes);
   }
   AppendStatus(state, caller, v1::ApplyResponse::kStatusFieldNumber, &out.bytes);
   AppendEvents<v1::ApplyResponse>(log, state.seats(), request.per_seat_events(), caller, &out.bytes);
   out.finished = state.finished();
   if (caller.sealed) KeepSealed(states, response->token(), key_ring, std::move(opened.state));
-  else Keep(states, bytes, std::move(opened.state));
+  else Keep(states, out.bytes, game_state, std::move(opened.state));
   return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
-absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
-                     const Sealer* sealer, StateCache* states) {
-  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states));
+}  // namespace
+
+absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response, const Sealer* sealer,
+                   ResponseTail* tail, StateCache* states) {
+  return ApplyFor(request, response, sealer, tail, states);
+}
+
+absl::Status Apply(const ApplyRequestWire& request, v1::ApplyResponse* response, const Sealer* sealer,
+                   ResponseTail* tail, StateCache* states) {
+  return ApplyFor(request, response, sealer, tail, states);
+}
+
+namespace {
+
+template <typename ObserveRequest>
+absl::Status ObserveFor(const ObserveRequest& request, v1::ObserveResponse* response, const Sealer* sealer,
+                        ResponseTail* tail, StateCache* states) {
+  GAVEL_ASSIGN_OR_RETURN(auto opened, OpenState(request.state(), sealer, states, tail));
   const State& state = *opened.state;
   GAVEL_RETURN_IF_ERROR(CheckSeat(state, request.seat()));
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
@@ -447,6 +524,18 @@ absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* res
   ResponseTail own;
   AppendStatus(state, opened.caller, v1::ObserveResponse::kStatusFieldNumber, &own.bytes);
   return MergeTail(own, response);
+}
+
+}  // namespace
+
+absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
+                     const Sealer* sealer, StateCache* states) {
+  return ObserveFor(request, response, sealer, nullptr, states);
+}
+
+absl::Status Observe(const ObserveRequestWire& request, v1::ObserveResponse* response,
+                     const Sealer* sealer, ResponseTail* tail, StateCache* states) {
+  return ObserveFor(request, response, sealer, tail, states);
 }
 
 absl::Status Resample(const v1::ResampleRequest& request, v1::ResampleResponse* response) {

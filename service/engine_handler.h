@@ -5,7 +5,9 @@
 // a sealed request gets UNIMPLEMENTED.
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/core/game.h"
+#include "gavel/service/wire_requests.pb.h"
 #include "gavel/v1/engine.pb.h"
 #include "google/protobuf/arena.h"
 #include "service/sealing.h"
@@ -36,7 +38,11 @@ std::string SealedStateKey(absl::string_view token, uint64_t key_ring);
 struct ResponseTail {
   std::string bytes;
   bool finished = false;  // Apply: the move ended the game (for the server's metrics)
+  // The name of the game whose state the handler opened, if it opened one (for the server's
+  // metrics, which cannot read it from a request whose state is still bytes).
+  absl::string_view game;
 };
+
 
 // The arena one call's request, response and everything in them live on; its first block,
 // on the stack, holds a typical call without a heap allocation.
@@ -75,6 +81,17 @@ absl::Status Apply(const v1::ApplyRequest& request, v1::ApplyResponse* response,
                    const Sealer* sealer = nullptr, ResponseTail* tail = nullptr, StateCache* states = nullptr);
 absl::Status Observe(const v1::ObserveRequest& request, v1::ObserveResponse* response,
                      const Sealer* sealer = nullptr, StateCache* states = nullptr);
+
+// The same calls as the server makes them, on requests read with the full state as bytes
+// (gavel/service/wire_requests.proto): the same responses and errors, except that a full
+// state that does not parse is refused here rather than by the request's parse. Each tells
+// the server in `tail` whose game the state it opened is (ResponseTail::game).
+absl::Status LegalMoves(const LegalMovesRequestWire& request, v1::LegalMovesResponse* response,
+                        const Sealer* sealer, ResponseTail* tail, StateCache* states);
+absl::Status Apply(const ApplyRequestWire& request, v1::ApplyResponse* response, const Sealer* sealer,
+                   ResponseTail* tail, StateCache* states);
+absl::Status Observe(const ObserveRequestWire& request, v1::ObserveResponse* response, const Sealer* sealer,
+                     ResponseTail* tail, StateCache* states);
 absl::Status Resample(const v1::ResampleRequest& request, v1::ResampleResponse* response);
 
 }  // namespace gavel::service

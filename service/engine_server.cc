@@ -29,14 +29,21 @@ using RawEngine = v1::Engine::WithRawCallbackMethod_ListGames<
 // The metric label of the game a request is about (GameLabel: static storage).
 absl::string_view GameLabelOf(const v1::ListGamesRequest&) { return ""; }
 absl::string_view GameLabelOf(const v1::NewGameRequest& request) { return GameLabel(request.game()); }
-absl::string_view GameLabelOf(const v1::StateRef& state) {
-  if (!state.has_sealed()) return GameLabel(state.full().game());
-  auto header = ReadTokenHeader(state.sealed().token());
+absl::string_view GameLabelOf(const v1::SealedState& sealed) {
+  auto header = ReadTokenHeader(sealed.token());
   return header.ok() ? GameLabel(header->game) : "";
 }
-absl::string_view GameLabelOf(const v1::LegalMovesRequest& request) { return GameLabelOf(request.state()); }
-absl::string_view GameLabelOf(const v1::ApplyRequest& request) { return GameLabelOf(request.state()); }
-absl::string_view GameLabelOf(const v1::ObserveRequest& request) { return GameLabelOf(request.state()); }
+// A request whose state is still bytes names its game only inside them: its handler reports
+// the game of the state it opened (ResponseTail::game), and a state it did not open is parsed
+// here for its name.
+absl::string_view GameLabelOf(const StateRefWire& state) {
+  if (state.has_sealed()) return GameLabelOf(state.sealed());
+  v1::GameState full;
+  return full.ParseFromString(state.full()) ? GameLabel(full.game()) : "";
+}
+absl::string_view GameLabelOf(const LegalMovesRequestWire& request) { return GameLabelOf(request.state()); }
+absl::string_view GameLabelOf(const ApplyRequestWire& request) { return GameLabelOf(request.state()); }
+absl::string_view GameLabelOf(const ObserveRequestWire& request) { return GameLabelOf(request.state()); }
 absl::string_view GameLabelOf(const v1::ResampleRequest& request) { return GameLabel(request.view().game()); }
 
 
@@ -52,6 +59,18 @@ absl::Status Serialize(const google::protobuf::MessageLite& response, const Resp
   out->Swap(&buffer);
   return absl::OkStatus();
 }
+
+// The name a client knows a request's type by.
+template <typename Request>
+const std::string& PublicName() {
+  return Request::descriptor()->full_name();
+}
+template <>
+const std::string& PublicName<LegalMovesRequestWire>() { return v1::LegalMovesRequest::descriptor()->full_name(); }
+template <>
+const std::string& PublicName<ApplyRequestWire>() { return v1::ApplyRequest::descriptor()->full_name(); }
+template <>
+const std::string& PublicName<ObserveRequestWire>() { return v1::ObserveRequest::descriptor()->full_name(); }
 
 // Parses `in` into `request`: straight from its bytes when gRPC hands them over in one slice
 // (small requests, i.e. nearly all), else through a reader over its slices.
@@ -77,14 +96,14 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
   if (!Parse(in, &request)) {
     status = absl::InvalidArgumentError(absl::StrCat("the request (", in.Length(),
                                                      " bytes) is not a well-formed ",
-                                                     Request::descriptor()->full_name()));
+                                                     PublicName<Request>()));
   } else {
     status = handler(request, &response, &tail);
   }
   if (status.ok()) status = Serialize(response, tail, out);
   if (!status.ok()) spdlog::debug("{} refused: {}", std::string(rpc), status.ToString());
   if (metrics) {
-    const absl::string_view game = GameLabelOf(request);
+    const absl::string_view game = tail.game.empty() ? GameLabelOf(request) : GameLabel(tail.game);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     metrics->RecordCall(rpc, game, status.code(), elapsed.count());
     if (status.ok() && std::is_same_v<Request, v1::NewGameRequest>) metrics->GameStarted(game);
@@ -133,17 +152,20 @@ class EngineService final : public RawEngine {
     return reactor;
   }
 
-#define GAVEL_RAW_METHOD(Name)                                                           \
+// LegalMoves, Apply and Observe read their requests with the state as bytes
+// (gavel/service/wire_requests.proto), for the state cache to find it without a parse.
+#define GAVEL_RAW_METHOD(Name, Request)                                                   \
   grpc::ServerUnaryReactor* Name(grpc::CallbackServerContext* context,                  \
                                  const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override { \
-    return Run<v1::Name##Request, v1::Name##Response>(context, #Name, Bind(&service::Name), in, out); \
+    return Run<Request, v1::Name##Response>(context, #Name,                              \
+                                            Bind<Request, v1::Name##Response>(&service::Name), in, out); \
   }
-  GAVEL_RAW_METHOD(ListGames)
-  GAVEL_RAW_METHOD(NewGame)
-  GAVEL_RAW_METHOD(LegalMoves)
-  GAVEL_RAW_METHOD(Apply)
-  GAVEL_RAW_METHOD(Observe)
-  GAVEL_RAW_METHOD(Resample)
+  GAVEL_RAW_METHOD(ListGames, v1::ListGamesRequest)
+  GAVEL_RAW_METHOD(NewGame, v1::NewGameRequest)
+  GAVEL_RAW_METHOD(LegalMoves, LegalMovesRequestWire)
+  GAVEL_RAW_METHOD(Apply, ApplyRequestWire)
+  GAVEL_RAW_METHOD(Observe, ObserveRequestWire)
+  GAVEL_RAW_METHOD(Resample, v1::ResampleRequest)
 #undef GAVEL_RAW_METHOD
 
   ServiceMetrics* metrics_;

@@ -77,6 +77,14 @@ StateCache::Shard& StateCache::ShardOf(size_t hash) {
 }
 
 std::unique_ptr<State> StateCache::Find(const Game& game, KeptAs kind, absl::string_view bytes) {
+  return CopyKept(&game, kind, bytes);
+}
+
+std::unique_ptr<State> StateCache::FindAnyGame(KeptAs kind, absl::string_view bytes) {
+  return CopyKept(nullptr, kind, bytes);
+}
+
+std::unique_ptr<State> StateCache::CopyKept(const Game* game, KeptAs kind, absl::string_view bytes) {
   if (capacity_ == 0) return nullptr;
   const Key key(kind, bytes);
   Shard& shard = ShardOf(key.hash);
@@ -86,7 +94,7 @@ std::unique_ptr<State> StateCache::Find(const Game& game, KeptAs kind, absl::str
     const auto found = shard.index.find(key);
     if (found != shard.index.end()) {
       const State& state = *shard.ring[found->second].state;
-      if (&state.game() == &game) copy = state.Clone();
+      if (game == nullptr || &state.game() == game) copy = state.Clone();
     }
   }
   (copy != nullptr ? hits_ : misses_)->Increment();

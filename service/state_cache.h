@@ -43,7 +43,9 @@ class StateCache {
   // A copy of the state of `game` kept as `kind` under exactly `bytes`, or nullptr when none
   // is held.
   std::unique_ptr<State> Find(const Game& game, KeptAs kind, absl::string_view bytes);
-  // Keeps `state` as `kind` under `bytes`: for a full state, its state message's bytes.
+  // The same for a state of any game: for keys that name their game themselves.
+  std::unique_ptr<State> FindAnyGame(KeptAs kind, absl::string_view bytes);
+  // Keeps `state` as `kind` under `bytes`: for a full state, its GameState's bytes.
   void Add(KeptAs kind, absl::string_view bytes, std::unique_ptr<const State> state);
 
   size_t capacity() const { return capacity_; }
@@ -54,6 +56,8 @@ class StateCache {
  private:
   struct Shard;
   Shard& ShardOf(size_t hash);
+  // A copy of the state kept as `kind` under `bytes`, if it is `game`'s (any game's: nullptr).
+  std::unique_ptr<State> CopyKept(const Game* game, KeptAs kind, absl::string_view bytes);
 
   size_t capacity_;
   std::vector<std::unique_ptr<Shard>> shards_;

@@ -1,8 +1,9 @@
 // The handlers' response tail and state cache (service/engine_handler.h): the legal moves and
 // events a handler encodes behind the response, as the server sends them, parse to exactly
 // the response the handler builds without a tail; and a handler that takes its state from the
-// cache answers exactly as one that decodes it. For every game at every table size and every
-// step of a random game.
+// cache answers exactly as one that decodes it, as do Apply and LegalMoves on the requests the
+// server reads, with the state as bytes (gavel/service/wire_requests.proto). For every game at
+// every table size and every step of a random game.
 #include <random>
 
 #include "absl/strings/match.h"
@@ -60,7 +61,26 @@ Response ExpectTailAndCacheChangeNothing(const Handler& handler, const Request& 
   return with_message;
 }
 
+// `request` read as the server reads it, with its state as bytes (`Wire`), and answered by
+// `handler` with `states`: expects what a client receives to be `expected`, and the game of
+// the state it opened reported.
+template <typename Wire, typename Request, typename Response, typename Handler>
+void ExpectTheSameFromTheWire(const Handler& handler, const Request& request, const Response& expected,
+                              StateCache& states) {
+  Wire wire;
+  ASSERT_TRUE(wire.ParseFromString(request.SerializeAsString()));
+  Response response;
+  ResponseTail tail;
+  ASSERT_TRUE(handler(wire, &response, nullptr, &tail, &states).ok());
+  EXPECT_EQ(Received(response, tail), expected.SerializeAsString());
+  EXPECT_EQ(tail.game, request.state().full().game());
+}
+
 TEST(ResponseTailAndStateCache, ChangeNothingThatIsReceived) {
+  const auto apply = [](const auto& request, auto* response, const Sealer* sealer, ResponseTail* tail,
+                        StateCache* states) { return Apply(request, response, sealer, tail, states); };
+  const auto legal_moves = [](const auto& request, auto* response, const Sealer* sealer, ResponseTail* tail,
+                              StateCache* states) { return LegalMoves(request, response, sealer, tail, states); };
   std::mt19937 random(11);
   v1::Include include;
   include.set_legal_moves(true);
@@ -74,22 +94,24 @@ TEST(ResponseTailAndStateCache, ChangeNothingThatIsReceived) {
     v1::GameState state = created.state();
     std::vector<v1::Move> legal(created.legal_moves().begin(), created.legal_moves().end());
     while (!legal.empty()) {
-      v1::ApplyRequest apply;
-      *apply.mutable_state()->mutable_full() = state;
-      *apply.mutable_move() = legal[random() % legal.size()];
-      *apply.mutable_include() = include;
-      apply.set_per_seat_events(random() % 2 == 0);
-      const auto applied = ExpectTailAndCacheChangeNothing<v1::ApplyResponse>(Apply, apply, states);
+      v1::ApplyRequest request_to_apply;
+      *request_to_apply.mutable_state()->mutable_full() = state;
+      *request_to_apply.mutable_move() = legal[random() % legal.size()];
+      *request_to_apply.mutable_include() = include;
+      request_to_apply.set_per_seat_events(random() % 2 == 0);
+      const auto applied = ExpectTailAndCacheChangeNothing<v1::ApplyResponse>(apply, request_to_apply, states);
+      ExpectTheSameFromTheWire<ApplyRequestWire>(apply, request_to_apply, applied, states);
       if (applied.status().finished()) break;
       v1::LegalMovesRequest listed;
       *listed.mutable_state()->mutable_full() = applied.state();
       listed.set_seat(applied.status().to_move());
-      ExpectTailAndCacheChangeNothing<v1::LegalMovesResponse>(LegalMoves, listed, states);
+      const auto listed_moves = ExpectTailAndCacheChangeNothing<v1::LegalMovesResponse>(legal_moves, listed, states);
+      ExpectTheSameFromTheWire<LegalMovesRequestWire>(legal_moves, listed, listed_moves, states);
       state = applied.state();
       legal.assign(applied.legal_moves().begin(), applied.legal_moves().end());
       if (::testing::Test::HasFailure()) return;
     }
-    EXPECT_EQ(states.misses(), 0) << "every state sent was one a handler had written";
+    EXPECT_EQ(states.misses(), 0) << "every state sent was one a handler had written, found from either form of request";
     EXPECT_GT(states.hits(), 0);
   }
 }

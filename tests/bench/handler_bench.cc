@@ -124,8 +124,8 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call, bool cach
     const size_t at = next;
     next = next + 1 == requests.size() ? 0 : next + 1;
     const std::string& bytes = requests[at];
-    service::CallArena arena;  // as the server does per call
-    auto* request = google::protobuf::Arena::CreateMessage<v1::ApplyRequest>(arena.get());
+    service::CallArena arena;  // as the server does per call, reading the state as bytes
+    auto* request = google::protobuf::Arena::CreateMessage<service::ApplyRequestWire>(arena.get());
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(arena.get());
     service::ResponseTail tail;

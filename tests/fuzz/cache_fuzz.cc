@@ -5,8 +5,10 @@
 // twice, with a cache holding that step's state (under its bytes and under its token, as
 // after the call that wrote it, sealed or not) and without a cache: status and response
 // must be equal, byte for byte (sealing is deterministic, so a sealed Apply's new token too).
-// Inputs that leave the state's bytes alone hit the cache with other moves, seats and
-// options; the rest must miss and be decoded as without it. Any difference aborts.
+// The bytes are answered a third time as the server reads them (the state as bytes,
+// gavel/service/wire_requests.proto) with the cache, alike again; bytes the public message
+// does not parse must be refused there. Inputs that leave the state's bytes alone hit the cache with other moves,
+// seats and options; the rest must miss and be decoded as without it. Any difference aborts.
 //
 // Input: byte 0 picks the table (game and player count), bytes 1-2 the step, byte 3 the
 // call (Apply, LegalMoves, Observe; full, then sealed), the rest is the XOR mask.
@@ -121,6 +123,26 @@ void Compare(const Request& genuine, const Mask& mask, const Handler& handler) {
   if (cached.ok()) Require(Answer(with, with_tail) == Answer(without, without_tail), "the cache changed the response");
 }
 
+// `genuine` with the mask, read as the server reads it (`Wire`) and answered by `handler`
+// with the cache, against the public message answered without one.
+template <typename Wire, typename Response, typename Request, typename Handler>
+void CompareAsTheServerReadsIt(const Request& genuine, const Mask& mask, const Handler& handler) {
+  const std::string bytes = Xored(genuine.SerializeAsString(), mask);
+  Wire wire;
+  if (!wire.ParseFromString(bytes)) return;
+  Response with, without;
+  service::ResponseTail with_tail, without_tail;
+  const absl::Status cached = handler(wire, &with, &with_tail, &Cache());
+  Request request;
+  if (!request.ParseFromString(bytes)) {
+    Require(cached.code() == absl::StatusCode::kInvalidArgument, "a state that does not parse was not refused:", cached);
+    return;
+  }
+  const absl::Status decoded = handler(request, &without, &without_tail, nullptr);
+  Require(cached == decoded, "reading the state as bytes changed the status:", cached);
+  if (cached.ok()) Require(Answer(with, with_tail) == Answer(without, without_tail), "reading the state as bytes changed the response");
+}
+
 void Exercise(const Step& step, int call, const Mask& mask) {
   const bool sealed = call >= 3;
   const service::Sealer* sealer = &FuzzSealer();
@@ -129,23 +151,32 @@ void Exercise(const Step& step, int call, const Mask& mask) {
     v1::ApplyRequest genuine;
     SetState(step, sealed, genuine.mutable_state());
     genuine.mutable_move()->set_id(step.move);
-    Compare<v1::ApplyResponse>(genuine, mask, [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
+    const auto apply = [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
       return service::Apply(in, out, sealer, tail, states);
-    });
+    };
+    Compare<v1::ApplyResponse>(genuine, mask, apply);
+    CompareAsTheServerReadsIt<service::ApplyRequestWire, v1::ApplyResponse>(genuine, mask, apply);
   } else if (call % 3 == 1) {
     v1::LegalMovesRequest genuine;
     SetState(step, sealed, genuine.mutable_state());
     genuine.set_seat(step.mover);
-    Compare<v1::LegalMovesResponse>(genuine, mask, [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
+    const auto legal_moves = [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
       return service::LegalMoves(in, out, sealer, tail, states);
-    });
+    };
+    Compare<v1::LegalMovesResponse>(genuine, mask, legal_moves);
+    CompareAsTheServerReadsIt<service::LegalMovesRequestWire, v1::LegalMovesResponse>(genuine, mask, legal_moves);
   } else {
     v1::ObserveRequest genuine;
     SetState(step, sealed, genuine.mutable_state());
     genuine.set_seat(step.mover);
-    Compare<v1::ObserveResponse>(genuine, mask, [&](const auto& in, auto* out, ResponseTail*, StateCache* states) {
-      return service::Observe(in, out, sealer, states);
-    });
+    const auto observe = [&](const auto& in, auto* out, ResponseTail* tail, StateCache* states) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(in)>, v1::ObserveRequest>)
+        return service::Observe(in, out, sealer, states);
+      else
+        return service::Observe(in, out, sealer, tail, states);
+    };
+    Compare<v1::ObserveResponse>(genuine, mask, observe);
+    CompareAsTheServerReadsIt<service::ObserveRequestWire, v1::ObserveResponse>(genuine, mask, observe);
   }
 }
 
@@ -174,7 +205,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<Step>& table = tables[data[0] % tables.size()];
   const Step& step = table[(data[1] | data[2] << 8) % table.size()];
   // The step's state is in the cache, as after the call that wrote it.
-  Cache().Add(service::KeptAs::kFullState, step.full.state().value(), step.state->Clone());
+  Cache().Add(service::KeptAs::kFullState, step.full.SerializeAsString(), step.state->Clone());
   Cache().Add(service::KeptAs::kSealedToken, service::SealedStateKey(step.token, FuzzSealer().KeyRingVersion()), step.state->Clone());
   Exercise(step, data[3] % 6, {data + 4, size - 4});
   return 0;
