@@ -43,7 +43,6 @@ struct ResponseTail {
   absl::string_view game;
 };
 
-
 // The arena one call's request, response and everything in them live on; its first block,
 // on the stack, holds a typical call without a heap allocation.
 class CallArena {

@@ -103,7 +103,8 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
   if (status.ok()) status = Serialize(response, tail, out);
   if (!status.ok()) spdlog::debug("{} refused: {}", std::string(rpc), status.ToString());
   if (metrics) {
-    const absl::string_view game = tail.game.empty() ? GameLabelOf(request) : GameLabel(tail.game);
+    // The handler's report is the registered game's own name, as GameLabel would give it.
+    const absl::string_view game = tail.game.empty() ? GameLabelOf(request) : tail.game;
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     metrics->RecordCall(rpc, game, status.code(), elapsed.count());
     if (status.ok() && std::is_same_v<Request, v1::NewGameRequest>) metrics->GameStarted(game);
