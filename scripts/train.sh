@@ -25,10 +25,11 @@
 # settings at every size, rollouts played out at random. Sultan's two-player network has a
 # second stage, trained on the first one's play from its weights (about 35 minutes of one
 # core), and a third that imitates ISMCTS at 4,000 iterations along the second one's games
-# (45 minutes on two cores, checked byte for byte; Sultan so takes about 84 minutes). End to end on two cores, every table size, nothing else running (2026-11-27):
-# Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s, Mercado 21 min 24 s,
-# Morgenland 38 min 2 s, each run writing its game's weights and curves as in weights/, byte
-# for byte.
+# (45 minutes on two cores, checked byte for byte). End to end on two cores, every table size,
+# nothing else running (2026-11-27, before Sultan's third stage, which brings Sultan to about
+# 84 minutes): Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s, Mercado
+# 21 min 24 s, Morgenland 38 min 2 s, each run writing its game's weights and curves as in
+# weights/, byte for byte.
 #
 # Then the search bot's value networks where a table has settings for one
 # (weights/<game>-<n>p.value.train; Morgenland at three to five players): 30-45 s each on two
