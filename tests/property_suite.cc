@@ -93,6 +93,16 @@ void CheckSpectatorEventOrder(const State& state, const State& resampled, Move m
                                     << "\nin a world drawn from seat " << seat << "'s view:" << EventTexts(other_told);
 }
 
+// Every move tells every seat and a spectator something: a client that follows a table by
+// its events (a replay's page, a mobile backend) sees each move happen, a pass included.
+void CheckEveryoneIsTold(const State& after, const EventLog& events, const std::string& move_text) {
+  EXPECT_FALSE(events.ForSpectator().empty()) << "a spectator is told nothing of " << move_text;
+  for (Seat seat = 0; seat < after.seats(); ++seat) {
+    if (after.IsAutomaton(seat)) continue;
+    EXPECT_FALSE(events.ForSeat(seat).empty()) << "seat " << seat << " is told nothing of " << move_text;
+  }
+}
+
 // The steps every reachable state must pass.
 void CheckState(const Config& config, const State& state, uint64_t seed, int step,
                 FeatureSizes& sizes, Compared& compared) {
@@ -291,7 +301,10 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
       state->LegalMoves(legal);
       const Move move = legal[rng.Below(legal.size())];
       history.push_back(move);
-      ASSERT_TRUE(state->Apply(move).ok());
+      const std::string move_text = state->MoveText(move);
+      EventLog events;
+      ASSERT_TRUE(state->Apply(move, &events).ok());
+      CheckEveryoneIsTold(*state, events, move_text);
     }
     ASSERT_TRUE(state->finished()) << "random play did not end within " << kMaxSteps << " moves";
     CheckState(config, *state, seed, step, sizes, compared);

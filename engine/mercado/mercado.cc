@@ -279,6 +279,11 @@ void MercadoState::ApplyPrivilegeChoice(uint32_t id, EventSink* events) {
   const int active = data_.active;
   SeatData& seat = data_.seats[active];
   if (id == kNoPrivilege) {
+    if (events) {
+      EventDraft<v1::MercadoEvent> draft;
+      draft->mutable_privilege_declined()->set_seat(active);
+      events->Emit(kEveryone, *draft, absl::StrCat("seat ", active, " plays no privilege"));
+    }
     StartAction(events);
     return;
   }
@@ -353,6 +358,10 @@ void MercadoState::ApplySealChoice(uint32_t id, EventSink* events) {
     --seat.seals;
     ++data_.seal_supply;
     DrawCoins(std::min(2, CoinTotal(seat.bag)), true, events);
+  } else if (events) {
+    EventDraft<v1::MercadoEvent> draft;
+    draft->mutable_seal_declined()->set_seat(data_.active);
+    events->Emit(kEveryone, *draft, absl::StrCat("seat ", data_.active, " uses no seal"));
   }
   ContinuePlacement(events);
 }

@@ -863,8 +863,45 @@ void MorgenlandState::ApplyKind(int kind, EventSink* events) {
   }
 }
 
+namespace {
+// What a pass or an accept answers in each phase that offers one, and how it reads.
+struct Question {
+  const char* name;
+  const char* accepted;
+  const char* passed;
+};
+Question QuestionOf(Phase phase) {
+  switch (phase) {
+    case Phase::kBribe: return {"bribe", "bribes the guard", "does not bribe the guard"};
+    case Phase::kMarket: return {"market", "", "trades nothing at the market"};
+    case Phase::kCaravan: return {"camel", "accepts the camel", "leaves the camel"};
+    case Phase::kOffer: return {"buy", "buys the artifact", "does not buy the artifact"};
+    case Phase::kBuyer: return {"buyer window", "", "casts no spell before taking the artifact"};
+    case Phase::kWindow: return {"spell window", "", "casts no spell"};
+    case Phase::kCounter: return {"counter", "", "does not counter"};
+    case Phase::kTax: return {"tax", "pays the tax", "sets tokens aside instead of paying the tax"};
+    default: return {"", "", ""};
+  }
+}
+}  // namespace
+
+// A pass or an accept changes nothing anyone sees in some phases (a spell window passed, a
+// purchase accepted before its payment): told as such, every seat and a replay see the move.
+void MorgenlandState::EmitDecision(bool accept, EventSink* events) const {
+  if (!events) return;
+  const Question question = QuestionOf(data_.phase);
+  EventDraft<v1::MorgenlandEvent> draft;
+  v1::MorgenlandEvent::Decided* decided = draft->mutable_decided();
+  decided->set_seat(data_.active);
+  decided->set_accepted(accept);
+  decided->set_question(question.name);
+  events->Emit(kEveryone, *draft,
+               absl::StrCat(SeatName(data_.active), " ", accept ? question.accepted : question.passed));
+}
+
 void MorgenlandState::ApplyPassOrAccept(bool accept, EventSink* events) {
   const int seat = data_.active;
+  EmitDecision(accept, events);
   switch (data_.phase) {
     case Phase::kBribe: {
       const int bribe = data_.guard - Strength(data_, seat, kGate);

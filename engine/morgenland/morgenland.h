@@ -326,6 +326,7 @@ class MorgenlandState final : public State {
   void ApplyKind(int kind, EventSink* events);
   void ApplyPlace(int token, int space, EventSink* events);
   void ApplyPassOrAccept(bool accept, EventSink* events);
+  void EmitDecision(bool accept, EventSink* events) const;
   void ApplyKeep(int spell, EventSink* events);
   void AppendPlacements(std::vector<Move>& out) const;
   void RoomsAndSeatsToProto(int version, v1::MorgenlandState* proto) const;
