@@ -522,8 +522,8 @@ absl::Status ObserveFor(const ObserveRequest& request, v1::ObserveResponse* resp
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
   state.Observe(request.seat(), response->mutable_view());
   ResponseTail own;
-  AppendStatus(state, opened.caller, v1::ObserveResponse::kStatusFieldNumber, &own.bytes);
-  return MergeTail(own, response);
+  AppendStatus(state, opened.caller, v1::ObserveResponse::kStatusFieldNumber, tail ? &tail->bytes : &own.bytes);
+  return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #pragma once
 // A message's fields written straight into a buffer with protobuf's own primitives, for
 // messages on the hot path whose generic sizing and writing cost many times their bytes in
-// instructions: the views of Moonlight Market, Carat and Morgenland (dozens of small messages
-// and lists each) and Morgenland's state. The caller writes the fields in field-number order,
+// instructions: every game's view (dozens of small messages and lists each) and the compact
+// state formats. The caller writes the fields in field-number order,
 // so the bytes are the ones protobuf writes (tests compare them, engine_test and each game's),
 // and gives a buffer of at least the bound its writes add up to (the *Bytes functions).
 #include <array>

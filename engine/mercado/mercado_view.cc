@@ -5,24 +5,34 @@
 
 namespace gavel::mercado {
 
+// Written field by field in field-number order with MessageWriter: protobuf's own bytes
+// (MercadoViews.ViewsAreProtobufsOwnBytes) without building the table's messages.
 void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  PooledScratch<v1::MercadoView> scratch;
-  v1::MercadoView& view = *scratch;
-  TableToProto(data_, view.mutable_table());
-  view.set_seat(viewer);
-  view.set_to_move(to_move());
+  using View = v1::MercadoView;
+  using W = MessageWriter;
+  constexpr size_t kPrivilegeBytes = 3 * W::ScalarBytes();
+  std::array<uint8_t, kTableBytes> table_buffer;
+  W table(table_buffer.data());
+  WriteViewTable(data_, table);
+  std::array<uint8_t, W::MessageBytes(kTableBytes) + 2 * W::ScalarBytes() + kPrivileges * W::MessageBytes(kPrivilegeBytes)> buffer;
+  W fields(buffer.data());
+  fields.Message(View::kTableFieldNumber, table);
+  fields.Int32(View::kSeatFieldNumber, viewer);
+  fields.Int32(View::kToMoveFieldNumber, to_move());
   if (viewer >= 0 && viewer < data_.players) {
     const PrivilegeCounts& own = data_.seats[viewer].privileges;
     for (int type = 0; type < kPrivilegeTypes; ++type) {
       for (int i = 0; i < own[type]; ++i) {
-        auto* shown = view.add_own_privileges();
-        shown->set_type(type);
-        shown->set_value(Privilege(type).value);
-        shown->set_extra(static_cast<v1::MercadoEffect>(Privilege(type).extra));
+        fields.ShortMessage<kPrivilegeBytes>(View::kOwnPrivilegesFieldNumber, [type](W& shown) {
+          shown.UInt32(v1::MercadoPrivilege::kTypeFieldNumber, static_cast<uint32_t>(type));
+          shown.UInt32(v1::MercadoPrivilege::kValueFieldNumber, static_cast<uint32_t>(Privilege(type).value));
+          shown.Int32(v1::MercadoPrivilege::kExtraFieldNumber, static_cast<int32_t>(Privilege(type).extra));
+        });
       }
     }
   }
-  PackAny(view, out);
+  out->set_type_url(TypeUrl<View>());
+  out->mutable_value()->assign(fields.bytes());
 }
 
 absl::StatusOr<std::unique_ptr<State>> MercadoGameImpl::Resample(const v1::View& view_proto,

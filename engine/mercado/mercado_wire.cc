@@ -339,11 +339,44 @@ void MercadoState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat
 
 namespace {
 
-// v1::MercadoTable of a full state of format 2 (the coins left out), in field-number order:
-// protobuf's own bytes (TableToProto(data, out, false) describes the same fields).
-void WriteStateTable(const Data& data, MessageWriter& out) {
-  using Table = v1::MercadoTable;
+// A v1::MercadoCoins message field (gold to black are field numbers 1 to 6, the coins' order).
+void WriteCoins(int field, const CoinCounts& coins, MessageWriter& out) {
+  static_assert(v1::MercadoCoins::kGoldFieldNumber == 1 && v1::MercadoCoins::kBlackFieldNumber == kCoinKinds);
+  out.ShortMessage<kCoinsBytes>(field, [&coins](MessageWriter& counts) {
+    for (int coin = 0; coin < kCoinKinds; ++coin) counts.UInt32(coin + 1, coins[coin]);
+  });
+}
+
+// A seat as an entry of the table's `seats`: its coins with `kWithCoins` (which make it too
+// long to write in place), then its seals, progress, stack height and privilege count.
+template <bool kWithCoins>
+void WriteSeat(const SeatData& holder, MessageWriter& out) {
   using SeatProto = v1::MercadoSeat;
+  const auto write_counts = [&holder](MessageWriter& fields) {
+    fields.UInt32(SeatProto::kSealsFieldNumber, holder.seals);
+    fields.UInt32(SeatProto::kProgressFieldNumber, holder.progress);
+    fields.UInt32(SeatProto::kStackHeightFieldNumber, holder.height);
+    fields.UInt32(SeatProto::kPrivilegeCountFieldNumber, PrivilegeCount(holder.privileges));
+  };
+  if constexpr (!kWithCoins) {
+    out.ShortMessage<4 * MessageWriter::ScalarBytes()>(v1::MercadoTable::kSeatsFieldNumber, write_counts);
+  } else {
+    std::array<uint8_t, kSeatBytes> buffer;
+    MessageWriter fields(buffer.data());
+    WriteCoins(SeatProto::kBagFieldNumber, holder.bag, fields);
+    WriteCoins(SeatProto::kPersonTileFieldNumber, holder.person, fields);
+    for (const CoinCounts& edge : holder.edges) WriteCoins(SeatProto::kEdgesFieldNumber, edge, fields);
+    write_counts(fields);
+    out.Message(v1::MercadoTable::kSeatsFieldNumber, fields);
+  }
+}
+
+// In field-number order: protobuf's own bytes (TableToProto(data, out, kWithCoins) describes
+// the same fields): a view's table, and a full state's of format 2 without the coins (an
+// instance of its own, inlined into the state's writer).
+template <bool kWithCoins>
+void WriteTable(const Data& data, MessageWriter& out) {
+  using Table = v1::MercadoTable;
   out.UInt32(Table::kPlayersFieldNumber, data.players);
   out.Int32(Table::kBoardSideFieldNumber, data.side == 0 ? v1::MERCADO_BOARD_SIDE_A : v1::MERCADO_BOARD_SIDE_B);
   out.UInt32(Table::kStartSpaceFieldNumber, data.start_space);
@@ -353,6 +386,7 @@ void WriteStateTable(const Data& data, MessageWriter& out) {
   out.Bool(Table::kEndTriggeredFieldNumber, data.end_triggered);
   out.Int32(Table::kPrivilegeExtraFieldNumber, static_cast<int32_t>(data.privilege_extra));
   out.Bool(Table::kPlacedThisTurnFieldNumber, data.placed_this_turn);
+  if constexpr (kWithCoins) WriteCoins(Table::kDrawnFieldNumber, data.drawn, out);
   out.Bool(Table::kJokerInHandFieldNumber, data.joker_in_hand);
   out.Int32(Table::kScoringPositionFieldNumber, data.scoring_position);
   out.Int32(Table::kDiscardingSeatFieldNumber, data.discarder);
@@ -363,44 +397,34 @@ void WriteStateTable(const Data& data, MessageWriter& out) {
   out.Packed(Table::kPerfumeDiscardsFieldNumber, SmallNumbers<kPerfumes>::SetBits(data.perfume_discards, kItems).numbers());
   out.UInt32(Table::kItemDeckSizeFieldNumber, std::popcount(data.item_deck));
   out.UInt32(Table::kPerfumeDeckSizeFieldNumber, std::popcount(data.perfume_deck));
+  if constexpr (kWithCoins) WriteCoins(Table::kSupplyFieldNumber, data.supply, out);
   out.UInt32(Table::kSealSupplyFieldNumber, data.seal_supply);
   out.UInt32(Table::kPrivilegeSupplySizeFieldNumber, PrivilegeCount(data.privilege_supply));
   SmallNumbers<kPrivileges> gone;
   for (int type = 0; type < kPrivilegeTypes; ++type)
     for (int i = 0; i < data.privileges_gone[type]; ++i) gone.Add(type);
   out.Packed(Table::kPrivilegesGoneFieldNumber, gone.numbers());
-  for (int seat = 0; seat < data.players; ++seat) {
-    const SeatData& holder = data.seats[seat];
-    out.ShortMessage<4 * MessageWriter::ScalarBytes()>(Table::kSeatsFieldNumber, [&](MessageWriter& shown) {
-      shown.UInt32(SeatProto::kSealsFieldNumber, holder.seals);
-      shown.UInt32(SeatProto::kProgressFieldNumber, holder.progress);
-      shown.UInt32(SeatProto::kStackHeightFieldNumber, holder.height);
-      shown.UInt32(SeatProto::kPrivilegeCountFieldNumber, PrivilegeCount(holder.privileges));
-    });
-  }
+  for (int seat = 0; seat < data.players; ++seat) WriteSeat<kWithCoins>(data.seats[seat], out);
   out.UInt32(Table::kIdleTurnsFieldNumber, data.idle_turns);
 }
 
-constexpr size_t kStateTableBytes =
-    17 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kPositions) + MessageWriter::PackedBytes(kItems) +
-    MessageWriter::PackedBytes(kPerfumes) +
-    MessageWriter::PackedBytes(kPrivileges) + kMaxPlayers * MessageWriter::MessageBytes(4 * MessageWriter::ScalarBytes());
-
 }  // namespace
+
+void WriteViewTable(const Data& data, MessageWriter& out) { WriteTable<true>(data, out); }
 
 // Format 2 written field by field in field-number order, so the bytes are protobuf's own
 // (replays' recorded hashes pin them) at a fraction of its generic writing's instructions.
 void MercadoState::WriteFormat2(std::string* out) const {
   using Proto = v1::MercadoState;
   using W = MessageWriter;
-  std::array<uint8_t, kStateTableBytes> table_buffer;
+  std::array<uint8_t, kTableBytes> table_buffer;
   W table(table_buffer.data());
-  WriteStateTable(data_, table);
+  WriteTable</*kWithCoins=*/false>(data_, table);
   const auto coins = CoinsAsBytes(data_);
   std::array<uint8_t, kMaxPlayers * kPrivilegeTypes> held;
   for (int seat = 0; seat < data_.players; ++seat)
     std::copy(data_.seats[seat].privileges.begin(), data_.seats[seat].privileges.end(), held.begin() + seat * kPrivilegeTypes);
-  std::array<uint8_t, W::MessageBytes(kStateTableBytes) + W::ScalarBytes() + W::BytesBytes(CoinBytes(kMaxPlayers)) +
+  std::array<uint8_t, W::MessageBytes(kTableBytes) + W::ScalarBytes() + W::BytesBytes(CoinBytes(kMaxPlayers)) +
                           W::BytesBytes(held.size())> buffer;
   W fields(buffer.data());
   fields.Message(Proto::kTableFieldNumber, table);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "engine/core/game.h"
+#include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/status.h"
 #include "engine/mercado/mercado.h"
@@ -42,6 +43,14 @@ void PrivilegesToList(const PrivilegeCounts& counts, google::protobuf::RepeatedF
 // The public table; full states of format 2 leave its coins out (`with_coins` false) and
 // carry them as bytes.
 void TableToProto(const Data& data, v1::MercadoTable* out, bool with_coins = true);
+// The view's table, coins included, written by MessageWriter: at most kTableBytes.
+void WriteViewTable(const Data& data, MessageWriter& out);
+inline constexpr size_t kCoinsBytes = kCoinKinds * MessageWriter::ScalarBytes();
+inline constexpr size_t kSeatBytes = 4 * MessageWriter::ScalarBytes() + (2 + kPositions) * MessageWriter::MessageBytes(kCoinsBytes);
+inline constexpr size_t kTableBytes =
+    17 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kPositions) + MessageWriter::PackedBytes(kItems) +
+    MessageWriter::PackedBytes(kPerfumes) + MessageWriter::PackedBytes(kPrivileges) + 2 * MessageWriter::MessageBytes(kCoinsBytes) +
+    kMaxPlayers * MessageWriter::MessageBytes(kSeatBytes);
 
 // The turn: players, board, phase, whose turn and what it is in the middle of.
 absl::Status DecodeTurn(const v1::MercadoTable& in, Data* data);

@@ -4,38 +4,74 @@
 
 namespace gavel::sultan {
 
+namespace {
+
+using W = MessageWriter;
+constexpr size_t kBidBytes = 3 * W::ScalarBytes();
+constexpr size_t kSeatCards = 2 * kMaxCard;  // a seat holds at most two sets of up to 15 cards
+constexpr size_t kSeatViewBytes = 2 * W::PackedBytes(kSeatCards) + 3 * W::ScalarBytes() + W::MessageBytes(kJewelCountsBytes);
+
+// The values of `cards`, ascending, one byte each.
+std::span<const uint8_t> CardValues(const CardCounts& cards, std::array<uint8_t, kSeatCards>& out) {
+  size_t count = 0;
+  for (int value = 1; value <= kMaxCard; ++value)
+    for (int i = 0; i < cards[value]; ++i) out[count++] = static_cast<uint8_t>(value);
+  return {out.data(), count};
+}
+
+// A seat as `viewer` sees it, as an entry of the view's `seats`: its hand to itself only.
+void WriteSeatView(const SeatData& holder, bool own, int players, MessageWriter& out) {
+  using SeatView = v1::SultanSeatView;
+  std::array<uint8_t, kSeatViewBytes> buffer;
+  W fields(buffer.data());
+  std::array<uint8_t, kSeatCards> values;
+  if (own) fields.Packed(SeatView::kHandFieldNumber, CardValues(holder.hand, values));
+  fields.UInt32(SeatView::kHandCountFieldNumber, static_cast<uint32_t>(CardTotal(holder.hand)));
+  fields.UInt32(SeatView::kPileCountFieldNumber, static_cast<uint32_t>(CardTotal(holder.pile)));
+  fields.Packed(SeatView::kPlayedFieldNumber, CardValues(holder.played, values));
+  fields.ShortMessage<kJewelCountsBytes>(SeatView::kCollectionFieldNumber,
+                                         [&](W& collection) { WriteJewelCounts(holder.collection, collection); });
+  fields.Int32(SeatView::kScoreFieldNumber, CollectionScore(holder.collection, players));
+  out.Message(v1::SultanView::kSeatsFieldNumber, fields);
+}
+
+}  // namespace
+
+// Written field by field in field-number order with MessageWriter: protobuf's own bytes
+// (SultanViews.ViewsAreProtobufsOwnBytes) without building the view's messages.
 void SultanState::PackView(Seat viewer, google::protobuf::Any* out) const {
-  PooledScratch<v1::SultanView> scratch;  // reused repeated fields: no allocation per seat or item
-  v1::SultanView& view = *scratch;
-  view.set_players(data_.players);
-  view.set_seat(viewer);
-  view.set_phase(static_cast<v1::SultanPhase>(data_.phase));
-  view.set_pass(data_.pass);
-  view.set_round(data_.round);
-  view.set_start_player(data_.start_player);
-  view.set_to_move(to_move());
-  ToProto(data_.bag, view.mutable_bag());
-  ToProto(data_.drawn, view.mutable_drawn());
+  using View = v1::SultanView;
+  std::array<uint8_t, 7 * W::ScalarBytes() + 2 * W::MessageBytes(kJewelCountsBytes) +
+                          W::PackedBytes(std::tuple_size_v<decltype(data_.cushions)>) +
+                          std::tuple_size_v<decltype(data_.bids)> * W::MessageBytes(kBidBytes) +
+                          std::tuple_size_v<decltype(data_.seats)> * W::MessageBytes(kSeatViewBytes)> buffer;
+  W fields(buffer.data());
+  fields.UInt32(View::kPlayersFieldNumber, data_.players);
+  fields.Int32(View::kSeatFieldNumber, viewer);
+  fields.Int32(View::kPhaseFieldNumber, static_cast<int32_t>(data_.phase));
+  fields.UInt32(View::kPassFieldNumber, data_.pass);
+  fields.UInt32(View::kRoundFieldNumber, data_.round);
+  fields.Int32(View::kStartPlayerFieldNumber, data_.start_player);
+  fields.Int32(View::kToMoveFieldNumber, to_move());
+  fields.ShortMessage<kJewelCountsBytes>(View::kBagFieldNumber, [&](W& bag) { WriteJewelCounts(data_.bag, bag); });
+  fields.ShortMessage<kJewelCountsBytes>(View::kDrawnFieldNumber, [&](W& drawn) { WriteJewelCounts(data_.drawn, drawn); });
+  std::array<uint8_t, std::tuple_size_v<decltype(data_.cushions)>> jewels;
+  size_t cushions = 0;
   for (int8_t colour : data_.cushions)
-    if (colour >= 0) view.add_cushions(static_cast<v1::Jewel>(colour + 1));
+    if (colour >= 0) jewels[cushions++] = static_cast<uint8_t>(colour + 1);  // v1::Jewel
+  fields.Packed(View::kCushionsFieldNumber, std::span<const uint8_t>(jewels.data(), cushions));
   for (int i = 0; i < data_.bids_made; ++i) {
     const Bid& bid = data_.bids[i];
-    auto* shown = view.add_bids();
-    shown->set_seat(bid.seat);
-    shown->set_cushion(bid.cushion);
-    shown->set_value(bid.seat == viewer ? bid.value : 0);  // face down until the reveal
+    fields.ShortMessage<kBidBytes>(View::kBidsFieldNumber, [&](W& shown) {
+      shown.Int32(v1::SultanBid::kSeatFieldNumber, bid.seat);
+      shown.UInt32(v1::SultanBid::kCushionFieldNumber, bid.cushion);
+      shown.UInt32(v1::SultanBid::kValueFieldNumber, bid.seat == viewer ? bid.value : 0);  // face down until the reveal
+    });
   }
-  for (int seat = 0; seat < data_.players; ++seat) {
-    const SeatData& holder = data_.seats[seat];
-    auto* seat_view = view.add_seats();
-    if (seat == viewer) ToProto(holder.hand, seat_view->mutable_hand());
-    seat_view->set_hand_count(CardTotal(holder.hand));
-    seat_view->set_pile_count(CardTotal(holder.pile));
-    ToProto(holder.played, seat_view->mutable_played());
-    ToProto(holder.collection, seat_view->mutable_collection());
-    seat_view->set_score(CollectionScore(holder.collection, data_.players));
-  }
-  PackAny(view, out);
+  for (int seat = 0; seat < data_.players; ++seat)
+    WriteSeatView(data_.seats[seat], seat == viewer, data_.players, fields);
+  out->set_type_url(TypeUrl<View>());
+  out->mutable_value()->assign(fields.bytes());
 }
 
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view_proto,

@@ -113,22 +113,13 @@ absl::Status CardsFromLists(const v1::SultanState& in, Data* data) {
 
 void SultanState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
-namespace {
-
-// v1::JewelCounts's fields, white to blue (field numbers 1 to 5, the colours' order).
-void WriteJewelCounts(const Counts& counts, MessageWriter& out) {
-  static_assert(v1::JewelCounts::kWhiteFieldNumber == 1 && v1::JewelCounts::kBlueFieldNumber == kColours);
-  for (int colour = 0; colour < kColours; ++colour) out.UInt32(colour + 1, counts[colour]);
-}
-
-}  // namespace
 
 // Format 2 written field by field in field-number order, so the bytes are protobuf's own
 // (replays' recorded hashes pin them) at a fraction of its generic writing's instructions.
 void SultanState::WriteFormat2(std::string* out) const {
   using Proto = v1::SultanState;
   using W = MessageWriter;
-  constexpr size_t kCountsBytes = kColours * W::ScalarBytes();
+  constexpr size_t kCountsBytes = kJewelCountsBytes;
   constexpr size_t kBidBytes = 3 * W::ScalarBytes();
   constexpr size_t kSeatBytes = W::MessageBytes(kCountsBytes);
   const std::span<const Bid> bids(data_.bids.data(), data_.bids_made);

@@ -3,9 +3,11 @@
 // game (tests/bench/seeded_game.h). Compare with service_bench to see how much of a call is
 // the engine and how much is gRPC. HandleSealedApply: the same call on a sealed token with
 // the mover's capability. HandleCombinedApply: Apply that also returns the next mover's legal
-// moves and view (one call per turn). Each runs with the server's decoded-state cache
+// moves and view (one call per turn). HandleLegalMoves and HandleObserve: the mover's legal
+// moves and view of each state of the game, in calls of their own. Each runs with the server's decoded-state cache
 // (service/state_cache.h), in which each move's state is the one the previous call wrote,
-// as a client sends it back; HandleApplyDecoding decodes every state, as on a cache miss.
+// as a client sends it back (for LegalMoves and Observe, written by an Apply before the timed
+// calls); HandleApplyDecoding decodes every state, as on a cache miss.
 // Each reports its heap allocations per call
 // (`allocations`, counted by the replaced operator new below), a figure that does not depend
 // on the machine's speed.
@@ -79,7 +81,17 @@ void VerifyCapability(benchmark::State& bench) {
 }
 BENCHMARK(VerifyCapability);
 
-enum class Call { kPlain, kSealed, kCombined };
+enum class Call { kPlain, kSealed, kCombined, kLegalMoves, kObserve };
+
+// A request for the mover's legal moves or view (LegalMovesRequest and ObserveRequest have
+// the same fields) of the state `apply` holds.
+template <typename Request>
+Request ForTheMover(const Game& game, const v1::ApplyRequest& apply) {
+  Request request;
+  *request.mutable_state() = apply.state();
+  request.set_seat((*game.Deserialize(apply.state().full()))->to_move());
+  return request;
+}
 
 // The wire bytes of every move's request of one seeded game, in the form `call` sends.
 std::vector<std::string> RequestBytes(const Game& game, Call call) {
@@ -87,6 +99,11 @@ std::vector<std::string> RequestBytes(const Game& game, Call call) {
   uint32_t move_number = 0;
   const service::TableId table = service::Sealer::NewTable();
   for (v1::ApplyRequest& request : SeededGameApplyRequests(game)) {
+    if (call == Call::kLegalMoves || call == Call::kObserve) {
+      out.push_back(call == Call::kLegalMoves ? ForTheMover<v1::LegalMovesRequest>(game, request).SerializeAsString()
+                                              : ForTheMover<v1::ObserveRequest>(game, request).SerializeAsString());
+      continue;
+    }
     if (call == Call::kCombined) {
       request.mutable_include()->set_legal_moves(true);
       request.mutable_include()->set_mover_view(true);
@@ -98,26 +115,64 @@ std::vector<std::string> RequestBytes(const Game& game, Call call) {
   return out;
 }
 
+// The server's handler of each request as it reads them, the state as bytes.
+absl::Status Handle(const service::ApplyRequestWire& request, v1::ApplyResponse* response,
+                    service::ResponseTail* tail, service::StateCache* states) {
+  return service::Apply(request, response, &BenchSealer(), tail, states);
+}
+absl::Status Handle(const service::LegalMovesRequestWire& request, v1::LegalMovesResponse* response,
+                    service::ResponseTail* tail, service::StateCache* states) {
+  return service::LegalMoves(request, response, &BenchSealer(), tail, states);
+}
+absl::Status Handle(const service::ObserveRequestWire& request, v1::ObserveResponse* response,
+                    service::ResponseTail* tail, service::StateCache* states) {
+  return service::Observe(request, response, &BenchSealer(), tail, states);
+}
+
 // How many legal moves each request's response lists (the moves travel in the tail, which
 // the timed loop does not parse).
-std::vector<int> LegalMovesReturned(const std::vector<std::string>& requests, const service::Sealer& sealer) {
+template <typename Request, typename Response>
+std::vector<int> LegalMovesReturned(const std::vector<std::string>& requests) {
   std::vector<int> counts;
   for (const std::string& bytes : requests) {
-    v1::ApplyRequest request;
-    v1::ApplyResponse response;
-    if (!request.ParseFromString(bytes) || !service::Apply(request, &response, &sealer).ok()) std::abort();
-    counts.push_back(response.legal_moves_size());
+    Request request;
+    Response response;
+    if (!request.ParseFromString(bytes)) std::abort();
+    absl::Status status;
+    if constexpr (std::is_same_v<Request, v1::ApplyRequest>) status = service::Apply(request, &response, &BenchSealer());
+    if constexpr (std::is_same_v<Request, v1::LegalMovesRequest>) status = service::LegalMoves(request, &response);
+    if constexpr (std::is_same_v<Request, v1::ObserveRequest>) status = service::Observe(request, &response);
+    if (!status.ok()) std::abort();
+    if constexpr (std::is_same_v<Request, v1::ObserveRequest>) {
+      counts.push_back(0);
+    } else if constexpr (std::is_same_v<Request, v1::ApplyRequest>) {
+      counts.push_back(response.legal_moves_size());
+    } else {
+      counts.push_back(response.moves_size());
+    }
   }
   return counts;
 }
 
+// Keeps in `states` every state of `game`'s seeded game after its first, as Apply writes
+// them: the states a client holds when it asks for legal moves or a view.
+void ApplyEveryMove(const Game& game, service::StateCache* states) {
+  for (const std::string& bytes : RequestBytes(game, Call::kPlain)) {
+    service::ApplyRequestWire request;
+    v1::ApplyResponse response;
+    service::ResponseTail tail;
+    if (!request.ParseFromString(bytes) || !Handle(request, &response, &tail, states).ok()) std::abort();
+  }
+}
+
 // One iteration handles the next move's request of the game, cycling: the time is the mean
-// over a whole game.
-void HandleApply(benchmark::State& bench, const Game* game, Call call, bool cached) {
-  const service::Sealer& sealer = BenchSealer();
+// over a whole game. `Wire` is the request as the server reads it, `Request` its public form.
+template <typename Wire, typename Request, typename Response>
+void HandleCalls(benchmark::State& bench, const Game* game, Call call, bool cached) {
   service::StateCache states(cached ? 8192 : 0);
   const std::vector<std::string> requests = RequestBytes(*game, call);
-  const std::vector<int> legal_moves_in = LegalMovesReturned(requests, sealer);
+  const std::vector<int> legal_moves_in = LegalMovesReturned<Request, Response>(requests);
+  if (call == Call::kLegalMoves || call == Call::kObserve) ApplyEveryMove(*game, &states);
   size_t next = 0, request_bytes = 0, response_bytes = 0, legal_moves = 0;
   const uint64_t allocations_before = allocations.load();
   for (auto _ : bench) {
@@ -125,11 +180,11 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call, bool cach
     next = next + 1 == requests.size() ? 0 : next + 1;
     const std::string& bytes = requests[at];
     service::CallArena arena;  // as the server does per call, reading the state as bytes
-    auto* request = google::protobuf::Arena::CreateMessage<service::ApplyRequestWire>(arena.get());
+    auto* request = google::protobuf::Arena::CreateMessage<Wire>(arena.get());
     request->ParseFromString(bytes);
-    auto* response = google::protobuf::Arena::CreateMessage<v1::ApplyResponse>(arena.get());
+    auto* response = google::protobuf::Arena::CreateMessage<Response>(arena.get());
     service::ResponseTail tail;
-    if (const absl::Status status = service::Apply(*request, response, &sealer, &tail, &states); !status.ok())
+    if (const absl::Status status = Handle(*request, response, &tail, &states); !status.ok())
       bench.SkipWithError(std::string(status.message()).c_str());
     // As the server serializes: into a buffer of the response's size, not zeroed first (a
     // grpc::Slice), where a std::string's zeroing cost up to a tenth of a combined call.
@@ -155,15 +210,22 @@ void HandleApply(benchmark::State& bench, const Game* game, Call call, bool cach
 
 void RegisterAll() {
   const int calls = absl::GetFlag(FLAGS_calls);
-  const auto add = [calls](const std::string& name, const Game* game, Call call, bool cached) {
-    auto* bench = benchmark::RegisterBenchmark(name.c_str(), HandleApply, game, call, cached);
+  const auto add = [calls](const std::string& name, auto handle, const Game* game, Call call, bool cached) {
+    auto* bench = benchmark::RegisterBenchmark(name.c_str(), handle, game, call, cached);
     if (calls > 0) bench->Iterations(calls);
   };
+  const auto apply = HandleCalls<service::ApplyRequestWire, v1::ApplyRequest, v1::ApplyResponse>;
   for (const Game* game : AllGames()) {
-    add("HandleApply/" + game->name(), game, Call::kPlain, true);
-    add("HandleApplyDecoding/" + game->name(), game, Call::kPlain, false);
-    add("HandleSealedApply/" + game->name(), game, Call::kSealed, true);
-    add("HandleCombinedApply/" + game->name(), game, Call::kCombined, true);
+    add("HandleApply/" + game->name(), apply, game, Call::kPlain, true);
+    add("HandleApplyDecoding/" + game->name(), apply, game, Call::kPlain, false);
+    add("HandleSealedApply/" + game->name(), apply, game, Call::kSealed, true);
+    add("HandleCombinedApply/" + game->name(), apply, game, Call::kCombined, true);
+    add("HandleLegalMoves/" + game->name(),
+        HandleCalls<service::LegalMovesRequestWire, v1::LegalMovesRequest, v1::LegalMovesResponse>, game,
+        Call::kLegalMoves, true);
+    add("HandleObserve/" + game->name(),
+        HandleCalls<service::ObserveRequestWire, v1::ObserveRequest, v1::ObserveResponse>, game, Call::kObserve,
+        true);
   }
 }
 

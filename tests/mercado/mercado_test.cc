@@ -749,7 +749,8 @@ TEST(MercadoEvents, RandomGamesShowEveryKindOfEvent) {
                    v1::MercadoEvent::kPersonTileEmptied, v1::MercadoEvent::kTileScored,
                    v1::MercadoEvent::kGain, v1::MercadoEvent::kDisplayRefilled,
                    v1::MercadoEvent::kEndTriggered, v1::MercadoEvent::kFinalBonus,
-                   v1::MercadoEvent::kGameOver})
+                   v1::MercadoEvent::kGameOver, v1::MercadoEvent::kPrivilegeDeclined,
+                   v1::MercadoEvent::kSealDeclined})
     EXPECT_TRUE(kinds.count(kind)) << "no event of kind " << kind;
 }
 
@@ -906,6 +907,29 @@ TEST(MercadoWire, StateIsProtobufsOwnBytes) {
   EXPECT_GT(with_discards, 0);
   EXPECT_GT(privileges_gone, 0);
   EXPECT_GT(scoring, 0);
+}
+
+// The view is written field by field (MercadoState::PackView): exactly protobuf's bytes for
+// every viewer, the spectator included, at every table size and step, the table's coins
+// included; the viewer's own privileges to it alone.
+TEST(MercadoViews, ViewsAreProtobufsOwnBytes) {
+  int privileges_shown = 0, coins_drawn = 0;
+  for (int players = 2; players <= kMaxPlayers; ++players) {
+    auto state = NewMercado(players, {}, 70 + players);
+    testing::PlayRandomly(*state, 9, [&](const State& at) {
+      const Data& data = static_cast<const MercadoState&>(at).data();
+      for (Seat viewer = kNoSeat; viewer < data.players; ++viewer) {
+        const auto [bytes, shown] = testing::Observed<v1::MercadoView>(at, viewer);
+        ASSERT_EQ(bytes, shown.SerializeAsString()) << "viewer " << viewer;
+        ASSERT_EQ(shown.table().seats_size(), players);
+        EXPECT_EQ(shown.own_privileges_size(), viewer == kNoSeat ? 0 : PrivilegeCount(data.seats[viewer].privileges));
+        privileges_shown += shown.own_privileges_size() > 0;
+        coins_drawn += shown.table().has_drawn() && shown.table().drawn().ByteSizeLong() > 0;
+      }
+    });
+  }
+  EXPECT_GT(privileges_shown, 0);
+  EXPECT_GT(coins_drawn, 0);
 }
 
 TEST(MercadoWire, RefusesMixedFormsAndBadBytes) {

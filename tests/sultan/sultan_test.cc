@@ -245,6 +245,36 @@ TEST(SultanWire, StateIsProtobufsOwnBytes) {
   EXPECT_GT(partly_filled, 0);
 }
 
+// The view is written field by field (SultanState::PackView): exactly protobuf's bytes for
+// every viewer, the spectator included, at every table size and step; the viewer's hand and
+// its own face-down bids shown to it alone.
+TEST(SultanViews, ViewsAreProtobufsOwnBytes) {
+  int hidden_bids = 0, hands_shown = 0;
+  for (int players = 2; players <= 5; ++players) {
+    auto state = NewSultan(players, 60 + players);
+    testing::PlayRandomly(*state, 7, [&](const State& at) {
+      const Data& data = static_cast<const SultanState&>(at).data();
+      for (Seat viewer = kNoSeat; viewer < data.players; ++viewer) {
+        const auto [bytes, shown] = testing::Observed<v1::SultanView>(at, viewer);
+        ASSERT_EQ(bytes, shown.SerializeAsString()) << "viewer " << viewer;
+        ASSERT_EQ(shown.seats_size(), players);
+        ASSERT_EQ(shown.bids_size(), data.bids_made);
+        for (int i = 0; i < data.bids_made; ++i) {
+          const bool own = data.bids[i].seat == viewer;
+          EXPECT_EQ(shown.bids(i).value(), own ? data.bids[i].value : 0);
+          hidden_bids += !own;
+        }
+        for (Seat seat = 0; seat < players; ++seat) {
+          EXPECT_EQ(shown.seats(seat).hand_size(), seat == viewer ? static_cast<int>(shown.seats(seat).hand_count()) : 0);
+          hands_shown += seat == viewer && shown.seats(seat).hand_size() > 0;
+        }
+      }
+    });
+  }
+  EXPECT_GT(hidden_bids, 0);
+  EXPECT_GT(hands_shown, 0);
+}
+
 TEST(SultanWire, RefusesMixedFormsAndBadBytes) {
   auto state = NewSultan(3, 13);
   const auto refusal = testing::RefusalOfChange<v1::SultanState>(*state);
