@@ -276,18 +276,22 @@ void CaratState::ScoreChip(int chip, EventSink* events) {
   scored->set_multiplier(result.multiplier);
   scored->set_points(result.points);
   scored->set_seat(owner);
-  const std::string where = absl::StrCat("chip K(", ChipRow(chip), ",", ChipColumn(chip),
-                                         ") worth ", static_cast<int>(data_.chip_value[chip]));
+  // Built in one allocation: a placement scores up to four chips, the last move every one left.
   std::string text;
+  text.reserve(112);
+  absl::StrAppend(&text, "chip K(", ChipRow(chip), ",", ChipColumn(chip), ") worth ",
+                  static_cast<int>(data_.chip_value[chip]));
   if (result.winner == kNoColour) {
-    text = absl::StrCat(where, ": every total is tied, nobody wins it");
+    absl::StrAppend(&text, ": every total is tied, nobody wins it");
   } else {
-    text = absl::StrCat(where, ": ", kColourNames[result.winner], " wins with ",
-                        result.totals[result.winner], " carats, ", result.multiplier,
-                        result.multiplier == 1 ? " colour x " : " colours x ",
-                        static_cast<int>(data_.chip_value[chip]), " = ", result.points,
-                        owner == kNoSeat ? " points for nobody (a non-player colour)"
-                                         : absl::StrCat(" points for seat ", owner));
+    absl::StrAppend(&text, ": ", kColourNames[result.winner], " wins with ", result.totals[result.winner],
+                    " carats, ", result.multiplier, result.multiplier == 1 ? " colour x " : " colours x ",
+                    static_cast<int>(data_.chip_value[chip]), " = ", result.points);
+    if (owner == kNoSeat) {
+      absl::StrAppend(&text, " points for nobody (a non-player colour)");
+    } else {
+      absl::StrAppend(&text, " points for seat ", owner);
+    }
   }
   events->Emit(kEveryone, event, text);
 }

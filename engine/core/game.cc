@@ -90,7 +90,7 @@ uint8_t* Grow(std::string* out, size_t size) {
 // The bytes protobuf writes for v1::Event{detail, text}: detail (an Any: type URL, value)
 // always, text unless empty.
 void EventLog::Record(SeatMask audience, const std::string& type_url,
-                      const google::protobuf::MessageLite& detail, std::string text) {
+                      const google::protobuf::MessageLite& detail, absl::string_view text) {
   static_assert(v1::Event::kDetailFieldNumber < 16 && v1::Event::kTextFieldNumber < 16);
   const size_t value_size = detail.ByteSizeLong();
   const size_t any_size = ShortFieldSize(type_url.size()) + (value_size == 0 ? 0 : ShortFieldSize(value_size));

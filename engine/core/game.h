@@ -44,15 +44,16 @@ class EventSink {
   virtual ~EventSink() = default;
   // `audience`: the seats allowed to see this event. An event with hidden content is
   // emitted twice, the full form to its owner and a redacted form to everybody else.
+  // `text` is copied: a temporary or a string used again may be given alike.
   template <typename Detail>
-  void Emit(SeatMask audience, const Detail& detail, std::string text) {
-    Record(audience, TypeUrl<Detail>(), detail, std::move(text));
+  void Emit(SeatMask audience, const Detail& detail, absl::string_view text) {
+    Record(audience, TypeUrl<Detail>(), detail, text);
   }
 
  protected:
   // `type_url`: the detail's, as an Any carries it (built once per message type, not per event).
   virtual void Record(SeatMask audience, const std::string& type_url,
-                      const google::protobuf::MessageLite& detail, std::string text) = 0;
+                      const google::protobuf::MessageLite& detail, absl::string_view text) = 0;
 };
 
 // The arena event drafts are built on: one per thread, reset now and then when no draft is open.
@@ -109,7 +110,7 @@ class EventLog : public EventSink {
   std::vector<v1::Event> Where(absl::FunctionRef<bool(const Recorded&)> sees) const;
   std::string_view Fields(const Recorded& event) const { return std::string_view(bytes_).substr(event.begin, event.size); }
   void Record(SeatMask audience, const std::string& type_url, const google::protobuf::MessageLite& detail,
-              std::string text) override;
+              absl::string_view text) override;
 
   std::string bytes_;
   absl::InlinedVector<Recorded, 16> events_;  // a move's events fit without an allocation

@@ -22,8 +22,8 @@ class StepEvents final : public EventSink {
 
  private:
   void Record(SeatMask audience, const std::string&, const google::protobuf::MessageLite&,
-              std::string text) override {
-    events_.emplace_back(audience, std::move(text));
+              absl::string_view text) override {
+    events_.emplace_back(audience, std::string(text));
   }
 
   std::vector<std::pair<SeatMask, std::string>> events_;
