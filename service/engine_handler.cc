@@ -206,8 +206,7 @@ void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, 
   for (Move move : moves) {
     const absl::string_view ready = state.EncodedMove(move);
     if (!ready.empty()) {
-      AppendLengthDelimited(
-          field, ready.size(), [&](uint8_t* at) { std::memcpy(at, ready.data(), ready.size()); }, out);
+      AppendBytesField(field, ready, out);
       continue;
     }
     scratch.mutable_detail()->Clear();
@@ -219,9 +218,9 @@ void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, 
 
 // The moves of the seat to move, with id, detail and text, as entries of field `field`.
 void AppendLegalMoves(const State& state, int field, std::string* out) {
-  std::vector<Move> moves;
+  thread_local std::vector<Move> moves;  // keeps its capacity: no allocation per call
   state.LegalMoves(moves);
-  out->reserve(out->size() + 128 * moves.size());
+  out->reserve(out->size() + 128 * moves.size());  // room for what the response appends after them
   EncodeMoves(state, moves, field, out);
 }
 
