@@ -220,7 +220,7 @@ void EncodeMoves(const State& state, const std::vector<Move>& moves, int field, 
 void AppendLegalMoves(const State& state, int field, std::string* out) {
   thread_local std::vector<Move> moves;  // keeps its capacity: no allocation per call
   state.LegalMoves(moves);
-  out->reserve(out->size() + 128 * moves.size());  // room for what the response appends after them
+  out->reserve(out->size() + 128 * moves.size());  // room for the moves and what follows them
   EncodeMoves(state, moves, field, out);
 }
 

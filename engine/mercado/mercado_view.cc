@@ -14,7 +14,8 @@ void MercadoState::PackView(Seat viewer, google::protobuf::Any* out) const {
   std::array<uint8_t, kTableBytes> table_buffer;
   W table(table_buffer.data());
   WriteViewTable(data_, table);
-  std::array<uint8_t, W::MessageBytes(kTableBytes) + 2 * W::ScalarBytes() + kPrivileges * W::MessageBytes(kPrivilegeBytes)> buffer;
+  std::array<uint8_t, W::MessageBytes(kTableBytes) + 2 * W::ScalarBytes() +
+                          kPrivileges * W::MessageBytes(kPrivilegeBytes)> buffer;
   W fields(buffer.data());
   fields.Message(View::kTableFieldNumber, table);
   fields.Int32(View::kSeatFieldNumber, viewer);

@@ -46,11 +46,12 @@ void TableToProto(const Data& data, v1::MercadoTable* out, bool with_coins = tru
 // The view's table, coins included, written by MessageWriter: at most kTableBytes.
 void WriteViewTable(const Data& data, MessageWriter& out);
 inline constexpr size_t kCoinsBytes = kCoinKinds * MessageWriter::ScalarBytes();
-inline constexpr size_t kSeatBytes = 4 * MessageWriter::ScalarBytes() + (2 + kPositions) * MessageWriter::MessageBytes(kCoinsBytes);
+inline constexpr size_t kSeatBytes =
+    4 * MessageWriter::ScalarBytes() + (2 + kPositions) * MessageWriter::MessageBytes(kCoinsBytes);
 inline constexpr size_t kTableBytes =
     17 * MessageWriter::ScalarBytes() + MessageWriter::PackedBytes(kPositions) + MessageWriter::PackedBytes(kItems) +
-    MessageWriter::PackedBytes(kPerfumes) + MessageWriter::PackedBytes(kPrivileges) + 2 * MessageWriter::MessageBytes(kCoinsBytes) +
-    kMaxPlayers * MessageWriter::MessageBytes(kSeatBytes);
+    MessageWriter::PackedBytes(kPerfumes) + MessageWriter::PackedBytes(kPrivileges) +
+    2 * MessageWriter::MessageBytes(kCoinsBytes) + kMaxPlayers * MessageWriter::MessageBytes(kSeatBytes);
 
 // The turn: players, board, phase, whose turn and what it is in the middle of.
 absl::Status DecodeTurn(const v1::MercadoTable& in, Data* data);

@@ -113,17 +113,15 @@ absl::Status CardsFromLists(const v1::SultanState& in, Data* data) {
 
 void SultanState::Serialize(v1::GameState* out) const { SerializeFormat(kFormat, out); }
 
-
 // Format 2 written field by field in field-number order, so the bytes are protobuf's own
 // (replays' recorded hashes pin them) at a fraction of its generic writing's instructions.
 void SultanState::WriteFormat2(std::string* out) const {
   using Proto = v1::SultanState;
   using W = MessageWriter;
-  constexpr size_t kCountsBytes = kJewelCountsBytes;
   constexpr size_t kBidBytes = 3 * W::ScalarBytes();
-  constexpr size_t kSeatBytes = W::MessageBytes(kCountsBytes);
+  constexpr size_t kSeatBytes = W::MessageBytes(kJewelCountsBytes);
   const std::span<const Bid> bids(data_.bids.data(), data_.bids_made);
-  std::array<uint8_t, 6 * W::ScalarBytes() + 2 * W::MessageBytes(kCountsBytes) +
+  std::array<uint8_t, 6 * W::ScalarBytes() + 2 * W::MessageBytes(kJewelCountsBytes) +
                           W::PackedBytes(std::tuple_size_v<decltype(data_.cushions)>) +
                           std::tuple_size_v<decltype(data_.bids)> * W::MessageBytes(kBidBytes) +
                           std::tuple_size_v<decltype(data_.seats)> * W::MessageBytes(kSeatBytes) +
@@ -134,8 +132,8 @@ void SultanState::WriteFormat2(std::string* out) const {
   fields.UInt32(Proto::kPassFieldNumber, data_.pass);
   fields.UInt32(Proto::kRoundFieldNumber, data_.round);
   fields.Int32(Proto::kStartPlayerFieldNumber, data_.start_player);
-  fields.ShortMessage<kCountsBytes>(Proto::kBagFieldNumber, [&](W& bag) { WriteJewelCounts(data_.bag, bag); });
-  fields.ShortMessage<kCountsBytes>(Proto::kDrawnFieldNumber, [&](W& drawn) { WriteJewelCounts(data_.drawn, drawn); });
+  fields.ShortMessage<kJewelCountsBytes>(Proto::kBagFieldNumber, [&](W& bag) { WriteJewelCounts(data_.bag, bag); });
+  fields.ShortMessage<kJewelCountsBytes>(Proto::kDrawnFieldNumber, [&](W& drawn) { WriteJewelCounts(data_.drawn, drawn); });
   std::array<uint8_t, std::tuple_size_v<decltype(data_.cushions)>> jewels;
   size_t cushions = 0;
   for (int8_t colour : data_.cushions)
@@ -151,7 +149,7 @@ void SultanState::WriteFormat2(std::string* out) const {
   std::array<uint8_t, std::tuple_size_v<decltype(data_.seats)> * kMaxCard> cards;  // the seats' in turn
   for (int seat = 0; seat < data_.players; ++seat) {
     fields.ShortMessage<kSeatBytes>(Proto::kSeatsFieldNumber, [&](W& shown) {
-      shown.ShortMessage<kCountsBytes>(v1::SultanSeatState::kCollectionFieldNumber,
+      shown.ShortMessage<kJewelCountsBytes>(v1::SultanSeatState::kCollectionFieldNumber,
                                        [&](W& collection) { WriteJewelCounts(data_.seats[seat].collection, collection); });
     });
     WriteCardBytes(data_.seats[seat], cards.data() + seat * kMaxCard);

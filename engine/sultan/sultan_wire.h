@@ -22,14 +22,15 @@ absl::Status Invalid(const auto&... parts) { return InvalidInput("sultan", parts
 void ToProto(const Counts& counts, v1::JewelCounts* out);
 absl::Status FromProto(const v1::JewelCounts& in, const PartName& what, Counts* out);
 void ToProto(const CardCounts& cards, google::protobuf::RepeatedField<uint32_t>* out);
-// v1::JewelCounts's fields, white to blue (field numbers 1 to 5, the colours' order).
+absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, const PartName& what,
+                       CardCounts* out);
+// v1::JewelCounts's fields, white to blue (field numbers 1 to 5, the colours' order), for the
+// state's and the view's writers.
 inline void WriteJewelCounts(const Counts& counts, MessageWriter& out) {
   static_assert(v1::JewelCounts::kWhiteFieldNumber == 1 && v1::JewelCounts::kBlueFieldNumber == kColours);
   for (int colour = 0; colour < kColours; ++colour) out.UInt32(colour + 1, counts[colour]);
 }
 constexpr size_t kJewelCountsBytes = kColours * MessageWriter::ScalarBytes();
-absl::Status FromProto(const google::protobuf::RepeatedField<uint32_t>& in, const PartName& what,
-                       CardCounts* out);
 absl::Status ColourFromProto(int jewel, const PartName& what, int8_t* colour);
 absl::Status PhaseFromProto(v1::SultanPhase phase, Phase* out);
 
