@@ -521,7 +521,8 @@ absl::Status ObserveFor(const ObserveRequest& request, v1::ObserveResponse* resp
   GAVEL_RETURN_IF_ERROR(CheckActsFor(opened.caller, request.seat()));
   state.Observe(request.seat(), response->mutable_view());
   ResponseTail own;
-  AppendStatus(state, opened.caller, v1::ObserveResponse::kStatusFieldNumber, tail ? &tail->bytes : &own.bytes);
+  ResponseTail& out = tail ? *tail : own;
+  AppendStatus(state, opened.caller, v1::ObserveResponse::kStatusFieldNumber, &out.bytes);
   return tail ? absl::OkStatus() : MergeTail(own, response);
 }
 
