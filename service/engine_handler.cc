@@ -256,6 +256,14 @@ absl::Status FillIncluded(const v1::Include& include, const State& state, const 
   return absl::OkStatus();
 }
 
+// This thread's event log, emptied for a new call: a call's events took an allocation of
+// their own.
+EventLog& ReusedEventLog() {
+  thread_local EventLog log;
+  log.Clear();
+  return log;
+}
+
 // A seat's caller gets its own events only; a trusted one all of them, per seat on request.
 template <typename Response>
 void AppendEvents(const EventLog& log, int seats, bool per_seat, const Caller& caller, std::string* out) {
@@ -394,6 +402,16 @@ std::string SealedStateKey(absl::string_view token, uint64_t key_ring) {
   return key;
 }
 
+ResponseTail& ReusedTail() {
+  constexpr size_t kKeptCapacity = 64 << 10;
+  thread_local ResponseTail tail;
+  if (tail.bytes.capacity() > kKeptCapacity) std::string().swap(tail.bytes);
+  tail.bytes.clear();
+  tail.finished = false;
+  tail.game = {};
+  return tail;
+}
+
 size_t SizeWithTail(const google::protobuf::MessageLite& response, const ResponseTail& tail) {
   return response.ByteSizeLong() + tail.bytes.size();
 }
@@ -415,7 +433,7 @@ absl::Status NewGame(const v1::NewGameRequest& request, v1::NewGameResponse* res
     return absl::UnimplementedError("sealed states are not enabled on this server (--sealing_keys)");
   GAVEL_ASSIGN_OR_RETURN(auto game, GameNamed(request.game()));
   OptionMap options(request.options().begin(), request.options().end());
-  EventLog log;
+  EventLog& log = ReusedEventLog();
   GAVEL_ASSIGN_OR_RETURN(auto state,
                          game->NewGame(request.players(), request.seed(), options, &log));
   const Caller owner;
@@ -477,7 +495,7 @@ absl::Status ApplyFor(const ApplyRequest& request, v1::ApplyResponse* response, 
   GAVEL_RETURN_IF_ERROR(CheckMayMove(state, caller, request));
   if (!request.has_move()) return absl::InvalidArgumentError("the request carries no move");
   GAVEL_ASSIGN_OR_RETURN(auto move, state.game().ParseMove(request.move()));
-  EventLog log;
+  EventLog& log = ReusedEventLog();
   GAVEL_RETURN_IF_ERROR(state.Apply(move, &log));
   ResponseTail own;
   ResponseTail& out = tail ? *tail : own;

@@ -91,7 +91,7 @@ absl::Status HandleRaw(absl::string_view rpc, const Handler& handler, const grpc
   CallArena arena;
   Request& request = *google::protobuf::Arena::CreateMessage<Request>(arena.get());
   Response& response = *google::protobuf::Arena::CreateMessage<Response>(arena.get());
-  ResponseTail tail;
+  ResponseTail& tail = ReusedTail();
   absl::Status status;
   if (!Parse(in, &request)) {
     status = absl::InvalidArgumentError(absl::StrCat("the request (", in.Length(),

@@ -183,7 +183,7 @@ void HandleCalls(benchmark::State& bench, const Game* game, Call call, bool cach
     auto* request = google::protobuf::Arena::CreateMessage<Wire>(arena.get());
     request->ParseFromString(bytes);
     auto* response = google::protobuf::Arena::CreateMessage<Response>(arena.get());
-    service::ResponseTail tail;
+    service::ResponseTail& tail = service::ReusedTail();
     if (const absl::Status status = Handle(*request, response, &tail, &states); !status.ok())
       bench.SkipWithError(std::string(status.message()).c_str());
     // As the server serializes: into a buffer of the response's size, not zeroed first (a
