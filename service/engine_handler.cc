@@ -403,10 +403,8 @@ std::string SealedStateKey(absl::string_view token, uint64_t key_ring) {
 }
 
 ResponseTail& ReusedTail() {
-  constexpr size_t kKeptCapacity = 64 << 10;
   thread_local ResponseTail tail;
-  if (tail.bytes.capacity() > kKeptCapacity) std::string().swap(tail.bytes);
-  tail.bytes.clear();
+  ClearReusedBuffer(&tail.bytes);
   tail.finished = false;
   tail.game = {};
   return tail;

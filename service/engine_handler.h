@@ -45,7 +45,7 @@ struct ResponseTail {
 
 // This thread's tail, emptied for a new call. Its bytes keep their capacity from call to call:
 // a response's tail grew several times as the status, the moves, the state and the events
-// were written, each time a new buffer and a copy. A tail grown past 64 KiB is let go.
+// were written, each time a new buffer and a copy (ClearReusedBuffer).
 ResponseTail& ReusedTail();
 
 // The arena one call's request, response and everything in them live on; its first block,

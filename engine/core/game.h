@@ -98,12 +98,9 @@ class EventLog : public EventSink {
   // The events a spectator may see: those to every seat and the public forms (SpectatorSees).
   std::vector<v1::Event> ForSpectator() const;
   size_t size() const { return events_.size(); }
-  // Forgets every event. Keeps its buffer up to 64 KiB: a log reused from call to call then
-  // allocates nothing, and one large move's events do not pin memory.
+  // Forgets every event, keeping the buffer for a log reused from call to call.
   void Clear() {
-    constexpr size_t kKeptBytes = 64 << 10;
-    if (bytes_.capacity() > kKeptBytes) std::string().swap(bytes_);
-    bytes_.clear();
+    ClearReusedBuffer(&bytes_);
     events_.clear();
   }
 

@@ -131,6 +131,14 @@ inline void AppendBytesField(int field, absl::string_view bytes, std::string* ou
   out->append(bytes.data(), bytes.size());
 }
 
+// Empties a buffer reused from call to call. Keeps its capacity up to 64 KiB: a call then
+// allocates nothing for it, and one large response or move does not pin memory.
+inline void ClearReusedBuffer(std::string* buffer) {
+  constexpr size_t kKeptCapacity = 64 << 10;
+  if (buffer->capacity() > kKeptCapacity) std::string().swap(*buffer);
+  buffer->clear();
+}
+
 // Unpacks `any` into `out`, or says what the caller sent instead.
 template <typename Message>
 absl::Status UnpackAny(const google::protobuf::Any& any, Message* out, absl::string_view what) {
