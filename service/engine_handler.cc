@@ -404,6 +404,7 @@ std::string SealedStateKey(absl::string_view token, uint64_t key_ring) {
 
 ResponseTail& ReusedTail() {
   thread_local ResponseTail tail;
+  // Field by field: assigning a new tail and moving the bytes back cost 54 more instructions.
   ClearReusedBuffer(&tail.bytes);
   tail.finished = false;
   tail.game = {};

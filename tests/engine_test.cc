@@ -69,6 +69,30 @@ TEST(PooledScratch, KeepsWhatSmallInputsGrewAndDropsLargeOnes) {
   }
 }
 
+TEST(ClearReusedBuffer, KeepsASmallBuffersCapacityAndDropsALargeOne) {
+  std::string small(1000, 'x');
+  const size_t small_capacity = small.capacity();
+  ClearReusedBuffer(&small);
+  EXPECT_TRUE(small.empty());
+  EXPECT_EQ(small.capacity(), small_capacity);
+  std::string large(100 << 10, 'x');
+  ClearReusedBuffer(&large);
+  EXPECT_TRUE(large.empty());
+  EXPECT_LE(large.capacity(), 64u << 10);
+}
+
+TEST(EventLog, ClearedForgetsEveryEvent) {
+  EventLog log;
+  log.Emit(kEveryone, v1::GameStatus(), "before");
+  log.Clear();
+  log.Emit(OnlySeat(1), v1::GameStatus(), "after");
+  ASSERT_EQ(log.size(), 1u);
+  const std::vector<v1::Event> all = log.All(2);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].text(), "after");
+  EXPECT_TRUE(log.ForSeat(0).empty());
+}
+
 // MessageWriter writes what protobuf writes for the same fields in field order: numbers
 // negative, zero, of one byte and of several; arrays of bytes with and without high ones;
 // strings, signed scalars and nested messages.
