@@ -132,6 +132,15 @@ void Mlp::SetTailParameters(int layers, const Eigen::VectorXf& values) {
   }
 }
 
+absl::StatusOr<Mlp> Mlp::Blend(const Mlp& a, const Mlp& b, float share) {
+  if (a.sizes_ != b.sizes_) return absl::InvalidArgumentError("only networks of the same sizes blend");
+  if (!(share >= 0 && share <= 1)) return absl::InvalidArgumentError("a blend's share is between 0 and 1");
+  Mlp blend = a;
+  const int layers = a.layer_count();
+  blend.SetTailParameters(layers, (1 - share) * a.TailParameters(layers) + share * b.TailParameters(layers));
+  return blend;
+}
+
 Eigen::VectorXf Mlp::TailScales(int layers) const {
   std::vector<float> scales;
   for (size_t i = layers_.size() - static_cast<size_t>(layers); i < layers_.size(); ++i) {

@@ -71,6 +71,11 @@ class Mlp {
   absl::Status Save(const std::string& path) const;
   static absl::StatusOr<Mlp> Load(const std::string& path);
 
+  // Every weight and bias (1 - share) of `a`'s plus `share` of `b`'s, `a`'s metadata; the two
+  // must have the same sizes. Two networks trained one from the other lie close enough for
+  // their average to play, and it can play better than either (weight averaging).
+  static absl::StatusOr<Mlp> Blend(const Mlp& a, const Mlp& b, float share);
+
  private:
   struct Layer {
     Matrix weights;  // out x in

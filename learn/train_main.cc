@@ -31,8 +31,12 @@ ABSL_FLAG(bool, list_games, false, "print the games of this build, one a line, a
 ABSL_FLAG(std::string, method, "rollouts",
           "rollouts (paired rollouts of Dirk's games, see learn/trainer.h), imitation (of an ISMCTS "
           "teacher's root visits), selfplay, search (evolution strategies on a trained network's "
-          "last layers, see learn/policy_search.h), or value (a value network for the search bot, "
-          "learn/value_network.h)");
+          "last layers, see learn/policy_search.h), value (a value network for the search bot, "
+          "learn/value_network.h), or blend (--start's weights blended with --blend_with's)");
+ABSL_FLAG(std::string, blend_with, "",
+          "blend: the weights blended into --start's, of the same game, table and layout (e.g. an "
+          "earlier stage's)");
+ABSL_FLAG(double, blend_share, 0.5, "blend: --blend_with's share of every weight and bias, 0 to 1");
 ABSL_FLAG(int, teacher_iterations, 1000, "imitation: the ISMCTS teacher's iterations per decision");
 ABSL_FLAG(double, share_power, 1,
           "imitation: the teacher's visits are raised to this power before they become the targets "
@@ -201,7 +205,7 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
     config.rollout_threads = absl::GetFlag(FLAGS_rollout_threads);
     config.target_min_z = absl::GetFlag(FLAGS_target_min_z);
   } else if (method != "selfplay") {
-    return absl::InvalidArgumentError("--method is rollouts, imitation, selfplay or search");
+    return absl::InvalidArgumentError("--method is rollouts, imitation, selfplay, search, value or blend");
   }
   config.seed = absl::GetFlag(FLAGS_seed);
   config.episodes = absl::GetFlag(FLAGS_episodes);
@@ -349,6 +353,44 @@ int RunSearch(const gavel::Game& game, std::ofstream& curve) {
   return 0;
 }
 
+// --method=blend: every weight (1 - share) of --start's plus --blend_share of --blend_with's
+// (Mlp::Blend), with --start's advice margin; evaluated against --eval_vs and saved to --out.
+int RunBlend(const gavel::Game& game, std::ofstream& curve) {
+  auto fail = [](const absl::Status& status) {
+    std::fprintf(stderr, "%s\n", status.ToString().c_str());
+    return 2;
+  };
+  auto start = gavel::learn::LoadTrainedNetwork(game, absl::GetFlag(FLAGS_start));
+  if (!start.ok()) return fail(start.status());
+  auto with = gavel::learn::LoadTrainedNetwork(game, absl::GetFlag(FLAGS_blend_with));
+  if (!with.ok()) return fail(with.status());
+  if (start->players != with->players || start->policy.layout() != with->policy.layout() ||
+      start->policy.AdvisorName() != with->policy.AdvisorName())
+    return fail(absl::FailedPreconditionError("--start and --blend_with are not networks of one table and layout"));
+  const double share = absl::GetFlag(FLAGS_blend_share);
+  auto blended = gavel::learn::Mlp::Blend(start->policy.network(), with->policy.network(), static_cast<float>(share));
+  if (!blended.ok()) return fail(blended.status());
+  gavel::learn::QPolicy& policy = start->policy;
+  policy.mutable_network() = *std::move(blended);
+  policy.mutable_network().SetMetadataValue("blend_share", absl::StrCat(share));
+  gavel::OptionMap options;
+  if (auto parsed = ParseOptions(absl::GetFlag(FLAGS_options), &options); !parsed.ok()) return fail(parsed);
+  auto opponents = NamedList(absl::GetFlag(FLAGS_eval_vs), game);
+  if (!opponents.ok()) return fail(opponents.status());
+  const gavel::policy::Policy candidate = [&policy](const gavel::policy::Turn& turn) { return policy.Choose(turn); };
+  for (const NamedPolicy& opponent : *opponents) {
+    auto result = gavel::learn::Evaluate(game, start->players, options, candidate, opponent.policy,
+                                         absl::GetFlag(FLAGS_eval_games), absl::GetFlag(FLAGS_seed) * 7919 + 17,
+                                         absl::GetFlag(FLAGS_eval_threads));
+    if (!result.ok()) return fail(result.status());
+    std::fprintf(stderr, "  blend %.3f: vs %s %.3f +- %.3f\n", share, opponent.name.c_str(), result->win_rate,
+                 result->win_rate_ci95);
+    WriteCurveRow(curve, absl::StrCat("blend=", share), opponent.name, *result, "");
+  }
+  if (auto saved = Save(policy, absl::GetFlag(FLAGS_out)); !saved.ok()) return fail(saved);
+  return 0;
+}
+
 // --method=value's settings; "learned" in --value_population plays the networks of
 // --value_weights, which `learned` then holds.
 absl::StatusOr<gavel::learn::ValueTrainConfig> ValueConfigFromFlags(
@@ -427,6 +469,7 @@ int main(int argc, char** argv) {
   }
   if (absl::GetFlag(FLAGS_method) == "search") return RunSearch(*game, curve);
   if (absl::GetFlag(FLAGS_method) == "value") return RunValue(*game);
+  if (absl::GetFlag(FLAGS_method) == "blend") return RunBlend(*game, curve);
   auto config = ConfigFromFlags(*game);
   if (!config.ok()) {
     std::fprintf(stderr, "%s\n", config.status().ToString().c_str());

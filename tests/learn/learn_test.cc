@@ -130,6 +130,26 @@ TEST(Mlp, TailParametersRoundTrip) {
   EXPECT_EQ(mlp.TailParameters(2), parameters);
 }
 
+// A blend takes each parameter that share of the way from the first network to the second,
+// with the first one's metadata, and refuses networks of other sizes or a share outside 0..1.
+TEST(Mlp, BlendMovesEveryParameterItsShareOfTheWay) {
+  Mlp a({4, 5, 1}, 1), b({4, 5, 1}, 2);
+  a.metadata = "source=a\n";
+  b.metadata = "source=b\n";
+  const int layers = a.layer_count();
+  for (const float share : {0.0f, 0.25f, 1.0f}) {
+    auto blend = Mlp::Blend(a, b, share);
+    ASSERT_TRUE(blend.ok()) << blend.status();
+    const Eigen::VectorXf expected = (1 - share) * a.TailParameters(layers) + share * b.TailParameters(layers);
+    EXPECT_EQ(blend->TailParameters(layers), expected) << share;
+    EXPECT_EQ(blend->metadata, "source=a\n");
+  }
+  EXPECT_NE(Mlp::Blend(a, b, 0.25f)->TailParameters(layers), a.TailParameters(layers));
+  EXPECT_EQ(Mlp::Blend(a, Mlp({4, 6, 1}, 2), 0.5f).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Mlp::Blend(a, b, 1.5f).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Mlp::Blend(a, b, -0.1f).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 // A network trained on from another (a second stage) keeps one line per key, where it stood.
 TEST(Mlp, SettingAMetadataValueReplacesItsLine) {
   Mlp mlp({2, 1}, 1);
