@@ -9,8 +9,9 @@
 //   for each layer: float32 weights[out][in] row-major, float32 bias[out],
 //   uint32 metadata length, metadata bytes: UTF-8 `key=value` lines. gavel-train writes
 //   game, players, seed, episode (of the kept network), advice (the advisor, e.g. dirk),
-//   inputs (what a row holds) and margin (both in learn/q_policy.h), and after a policy
-//   search search_iteration (of the kept weights); readers ignore keys they do not know.
+//   inputs (what a row holds) and margin (both in learn/q_policy.h), after a policy search
+//   search_iteration (of the kept weights), after a blend blend_share (Blend); readers
+//   ignore keys they do not know.
 #include <cstdint>
 #include <functional>
 #include <string>
