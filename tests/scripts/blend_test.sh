@@ -8,9 +8,12 @@ weights=$(cd "$(dirname "$0")/../../weights" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-blend() { "$train" --game=sultan --players=3 --method=blend --eval_games=4 --eval_vs=dirk "$@"; }
+# The first game of this build (a build may hold a subset of the games); each has weights for
+# three and four players.
+game=$("$train" --list_games | head -n 1)
+blend() { "$train" --game="$game" --method=blend --eval_games=4 --eval_vs=dirk "$@"; }
 
-network=$weights/sultan-3p.gmlp
+network=$weights/$game-3p.gmlp
 blend --start="$network" --blend_with="$network" --blend_share=0.5 --out="$work/self.gmlp" \
   --curve="$work/self.csv" 2>/dev/null || fail "blending a network with itself failed"
 # The header and weights (learn/mlp.h: 16 bytes, the layer sizes, then each layer's floats)
@@ -23,7 +26,7 @@ cmp -s "$network" "$work/self.gmlp" && fail "the metadata did not change"
 grep -aq '^blend_share=0.5$' "$work/self.gmlp" || fail "no blend_share in the metadata"
 grep -q '^blend=0.5,dirk,4,' "$work/self.csv" || fail "no evaluation row: $(cat "$work/self.csv")"
 
-if blend --start="$network" --blend_with="$weights/sultan-4p.gmlp" --out="$work/mixed.gmlp" 2>"$work/err"; then
+if blend --start="$network" --blend_with="$weights/$game-4p.gmlp" --out="$work/mixed.gmlp" 2>"$work/err"; then
   fail "networks of two tables blended"
 fi
 grep -q "not networks of one table" "$work/err" || fail "unclear error: $(cat "$work/err")"
