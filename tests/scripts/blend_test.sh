@@ -10,7 +10,8 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # The first game of this build (a build may hold a subset of the games); each has weights for
 # three and four players.
-game=$("$train" --list_games | head -n 1)
+mapfile -t games < <("$train" --list_games)
+game=${games[0]:?no games in this build}
 blend() { "$train" --game="$game" --method=blend --eval_games=4 --eval_vs=dirk "$@"; }
 
 network=$weights/$game-3p.gmlp
