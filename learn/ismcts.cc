@@ -32,12 +32,12 @@ struct Node {
   }
 };
 
-// UCB1 with availability (the number of times the child could have been chosen).
-Node* SelectChild(Node& node, const std::vector<Move>& legal, double exploration) {
+// UCB1 with availability (the number of times the child could have been chosen), among the
+// children of the moves legal in this determinization.
+Node* SelectChild(const std::vector<Node*>& children, double exploration) {
   Node* best = nullptr;
   double best_score = -1;
-  for (Move move : legal) {
-    Node* child = node.Child(move);
+  for (Node* child : children) {
     const double mean = child->reward / child->visits;
     const double score =
         mean + exploration * std::sqrt(std::log(static_cast<double>(child->available)) / child->visits);
@@ -89,10 +89,18 @@ absl::StatusOr<Move> PlayoutMove(const State& state, const std::vector<Move>& le
   return (*options.playout_policy)(Turn(state, view, legal, rng));
 }
 
+// Buffers an iteration reuses, so that a search allocates only its tree's new nodes.
+struct Scratch {
+  std::vector<Node*> path;
+  std::vector<Move> legal, unexplored;
+  std::vector<Node*> children;  // of the legal moves, in their order
+};
+
 absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOptions& options,
-                          const RootPriors& priors) {
-  std::vector<Node*> path = {&root};
-  std::vector<Move> legal;
+                          const RootPriors& priors, Scratch& scratch) {
+  std::vector<Node*>& path = scratch.path;
+  std::vector<Move>& legal = scratch.legal;
+  path.assign(1, &root);
   Node* node = &root;
   bool expanded = false;  // a new leaf was added: straight to the play-out
   if (!priors.empty() && !state.finished()) {
@@ -108,9 +116,13 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
   // Selection and expansion over the moves legal in this determinization.
   while (!expanded && !state.finished()) {
     state.LegalMoves(legal);
-    std::vector<Move> unexplored;
+    std::vector<Move>& unexplored = scratch.unexplored;
+    std::vector<Node*>& children = scratch.children;
+    unexplored.clear();
+    children.clear();
     for (Move move : legal) {
       Node* child = node->Child(move);
+      children.push_back(child);
       if (child == nullptr) unexplored.push_back(move);
       else ++child->available;
     }
@@ -127,7 +139,7 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
       state.ApplyLegal(move, nullptr);
       break;
     }
-    node = SelectChild(*node, legal, options.exploration);
+    node = SelectChild(children, options.exploration);
     path.push_back(node);
     state.ApplyLegal(node->move, nullptr);
   }
@@ -137,7 +149,7 @@ absl::Status RunIteration(Node& root, State& state, Rng& rng, const IsmctsOption
     state.LegalMoves(legal);
     auto move = PlayoutMove(state, legal, rng, options);
     if (!move.ok()) return move.status();
-    if (std::find(legal.begin(), legal.end(), *move) == legal.end())
+    if (options.playout_policy != nullptr && std::find(legal.begin(), legal.end(), *move) == legal.end())
       return absl::InternalError("ismcts: the play-out policy chose an illegal move");
     state.ApplyLegal(*move, nullptr);
   }
@@ -188,6 +200,9 @@ absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
   for (size_t i = 0; i < root_priors.size(); ++i) priors[legal[i].id] = root_priors[i];
   Rng rng(Rng::FromSeed(options.seed));
   Node root;
+  Scratch scratch;
+  auto resampler = game.MakeResampler(view);
+  if (!resampler.ok()) return resampler.status();
   const auto start = std::chrono::steady_clock::now();
   for (int iteration = 0;; ++iteration) {
     if (options.time_budget_ms > 0) {
@@ -196,9 +211,9 @@ absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
     } else if (iteration >= options.iterations) {
       break;
     }
-    auto determinization = game.Resample(view, rng.Next());
+    auto determinization = (*resampler)->Draw(rng.Next());
     if (!determinization.ok()) return determinization.status();
-    if (auto status = RunIteration(root, **determinization, rng, options, priors); !status.ok()) return status;
+    if (auto status = RunIteration(root, **determinization, rng, options, priors, scratch); !status.ok()) return status;
   }
   for (size_t i = 0; i < legal.size(); ++i) {
     const Node* child = root.Child(legal[i]);

@@ -292,8 +292,16 @@ TEST_P(GameProperties, RandomPlayKeepsEveryInvariant) {
         const Seat mover = state->to_move();
         v1::View view;
         state->Observe(mover, &view);
-        auto resampled = game.Resample(view, rng.Next());
+        const uint64_t draw_seed = rng.Next();
+        auto resampled = game.Resample(view, draw_seed);
         ASSERT_TRUE(resampled.ok());
+        // A resampler made once draws what Resample does, whatever it drew before.
+        auto resampler = game.MakeResampler(view);
+        ASSERT_TRUE(resampler.ok()) << resampler.status();
+        for (uint64_t earlier_seed : {draw_seed + 1, draw_seed}) ASSERT_TRUE((*resampler)->Draw(earlier_seed).ok());
+        auto drawn = (*resampler)->Draw(draw_seed);
+        ASSERT_TRUE(drawn.ok()) << drawn.status();
+        EXPECT_EQ((*drawn)->Bytes(), (*resampled)->Bytes());
         for (Seat other = 0; other < state->seats(); ++other)
           if (other != mover && ViewBytes(**resampled, other) != ViewBytes(*state, other))
             resample_changed_others = true;

@@ -252,6 +252,26 @@ absl::StatusOr<std::unique_ptr<State>> Game::Deserialize(const v1::GameState& pr
   return DecodeState(proto.state());
 }
 
+namespace {
+
+class ViewResampler : public Resampler {
+ public:
+  ViewResampler(const Game& game, const v1::View& view) : game_(game), view_(view) {}
+  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
+    return game_.Resample(view_, seed);
+  }
+
+ private:
+  const Game& game_;
+  const v1::View view_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Resampler>> Game::MakeResampler(const v1::View& view) const {
+  return std::make_unique<ViewResampler>(*this, view);
+}
+
 absl::StatusOr<Move> Game::ParseMove(const v1::Move& move) const {
   if (!move.has_detail()) return Move{move.id()};
   GAVEL_ASSIGN_OR_RETURN(const Move decoded, DecodeMove(move.detail()));

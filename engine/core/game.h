@@ -218,6 +218,15 @@ class State {
   virtual void PackView(Seat seat, google::protobuf::Any* out) const = 0;
 };
 
+// Full states consistent with one view, drawn one after another: a search draws thousands
+// from the same view, which is decoded and checked once, when the resampler is made.
+class Resampler {
+ public:
+  virtual ~Resampler() = default;
+  // The same state as Game::Resample(view, seed).
+  virtual absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const = 0;
+};
+
 class Game {
  public:
   virtual ~Game() = default;
@@ -241,6 +250,10 @@ class Game {
   // future chance re-drawn from `seed`.
   virtual absl::StatusOr<std::unique_ptr<State>> Resample(const v1::View& view,
                                                           uint64_t seed) const = 0;
+  // Draws Resample(view, seed) for many seeds. A game may refuse a malformed view here or at
+  // each draw, which checks its state as Resample does. By default each draw is a Resample
+  // of a copy of `view`.
+  virtual absl::StatusOr<std::unique_ptr<Resampler>> MakeResampler(const v1::View& view) const;
 
   // Observation features of a view and move features of the given moves.
   virtual absl::Status Featurize(const v1::View& view, std::span<const Move> moves,

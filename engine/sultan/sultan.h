@@ -14,6 +14,7 @@ inline constexpr int kColours = 5;
 inline constexpr std::array<int, kColours> kJewelsPerColour = {12, 11, 10, 9, 8};
 inline constexpr int kMaxCard = 15;
 inline constexpr int kPasses = 3;
+inline constexpr int kMaxCushions = 3;
 
 enum class Phase : uint8_t { kReturn = 1, kBid = 2, kFinished = 3 };
 
@@ -51,7 +52,7 @@ struct Data {
   uint8_t bids_made = 0;
   Counts bag{};
   Counts drawn{};
-  std::array<int8_t, 3> cushions{-1, -1, -1};
+  std::array<int8_t, kMaxCushions> cushions{-1, -1, -1};
   std::array<Bid, 5> bids{};
   std::array<SeatData, 5> seats{};
   uint64_t rng = 0;

@@ -74,8 +74,46 @@ void SultanState::PackView(Seat viewer, google::protobuf::Any* out) const {
   out->mutable_value()->assign(fields.bytes());
 }
 
-absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view_proto,
-                                                                uint64_t seed) const {
+namespace {
+
+// What a view leaves unknown of one other seat: its unseen cards, ascending, to be dealt to
+// its face-down bids, then its hand, the rest to its pile.
+struct HiddenCards {
+  int seat;
+  std::vector<uint8_t> cards;
+  std::vector<int> face_down_bids;
+  uint32_t hand_count;
+};
+
+class SultanResampler final : public Resampler {
+ public:
+  SultanResampler(const Data& known, std::vector<HiddenCards> hidden) : known_(known), hidden_(std::move(hidden)) {}
+
+  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
+    Data data = known_;
+    Rng rng(Rng::FromSeed(seed));
+    for (const HiddenCards& unseen : hidden_) {
+      std::vector<uint8_t> cards = unseen.cards;
+      rng.Shuffle(cards.data(), static_cast<int>(cards.size()));
+      SeatData& holder = data.seats[unseen.seat];
+      size_t next = 0;
+      for (int bid : unseen.face_down_bids) data.bids[bid].value = cards[next++];
+      for (uint32_t i = 0; i < unseen.hand_count; ++i) ++holder.hand[cards[next++]];
+      while (next < cards.size()) ++holder.pile[cards[next++]];
+    }
+    data.rng = rng.state();
+    GAVEL_RETURN_IF_ERROR(Validate(data));
+    return std::unique_ptr<State>(std::make_unique<SultanState>(data));
+  }
+
+ private:
+  const Data known_;  // the view's public part, the viewer's hand and every seat's known cards
+  const std::vector<HiddenCards> hidden_;  // of the other seats, in seat order
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Resampler>> SultanGameImpl::MakeResampler(const v1::View& view_proto) const {
   v1::SultanView view;
   GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the sultan view"));
   Data data;
@@ -83,7 +121,7 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
   const Seat viewer = view.seat();
   if (viewer < 0 || viewer >= data.players) return Invalid("the viewer ", viewer, " is not a seat");
   const Params params = ParamsFor(data.players);
-  Rng rng(Rng::FromSeed(seed));
+  std::vector<HiddenCards> hidden;
   for (int seat = 0; seat < data.players; ++seat) {
     const v1::SultanSeatView& shown = view.seats(seat);
     SeatData& holder = data.seats[seat];
@@ -119,21 +157,20 @@ absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& 
       holder.pile = unseen;
       continue;
     }
-    // Deal the unseen cards at random: face-down bids, then the hand, the rest to the pile.
     std::vector<uint8_t> cards;
     for (int value = 1; value <= kMaxCard; ++value)
       for (int i = 0; i < unseen[value]; ++i) cards.push_back(static_cast<uint8_t>(value));
     if (cards.size() != hidden_bids.size() + shown.hand_count() + shown.pile_count())
       return Invalid("seat ", seat, "'s hand and pile sizes do not match its unseen cards");
-    rng.Shuffle(cards.data(), static_cast<int>(cards.size()));
-    size_t next = 0;
-    for (int bid : hidden_bids) data.bids[bid].value = cards[next++];
-    for (uint32_t i = 0; i < shown.hand_count(); ++i) ++holder.hand[cards[next++]];
-    while (next < cards.size()) ++holder.pile[cards[next++]];
+    hidden.push_back({seat, std::move(cards), std::move(hidden_bids), shown.hand_count()});
   }
-  data.rng = rng.state();
-  GAVEL_RETURN_IF_ERROR(Validate(data));
-  return std::unique_ptr<State>(std::make_unique<SultanState>(data));
+  return std::unique_ptr<Resampler>(std::make_unique<SultanResampler>(data, std::move(hidden)));
+}
+
+absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view,
+                                                                uint64_t seed) const {
+  GAVEL_ASSIGN_OR_RETURN(auto resampler, MakeResampler(view));
+  return resampler->Draw(seed);
 }
 
 }  // namespace gavel::sultan
