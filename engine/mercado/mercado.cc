@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <bitset>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -111,6 +112,50 @@ bool Fits(const Price& price, const CoinCounts& coins) {
   return Assign(price, list.data(), n, 0, fill);
 }
 
+namespace {
+
+// Placeable coins within a price's kMaxSlots slots, each kind's count below kCountBase, as a
+// number below kCoinSets.
+constexpr int kCountBase = kMaxSlots + 1;
+constexpr int kCoinSets = [] {
+  int sets = 1;
+  for (int coin = 0; coin < kPlaceable; ++coin) sets *= kCountBase;
+  return sets;
+}();
+
+int CoinSetIndex(const CoinCounts& coins) {
+  int index = 0;
+  for (int coin = kPlaceable - 1; coin >= 0; --coin) index = index * kCountBase + coins[coin];
+  return index;
+}
+
+// For each tile, which coin sets within its slots fit its price (by CoinSetIndex).
+using FittingSets = std::array<std::bitset<kCoinSets>, kTiles>;
+const FittingSets& FittingSetsOfTheTiles() {
+  static const FittingSets* const table = [] {
+    auto* sets = new FittingSets;
+    for (int tile = 0; tile < kTiles; ++tile) {
+      const Price& price = Tile(tile).price;
+      for (int index = 0; index < kCoinSets; ++index) {
+        CoinCounts coins{};
+        for (int coin = 0, rest = index; coin < kPlaceable; ++coin, rest /= kCountBase)
+          coins[coin] = static_cast<uint8_t>(rest % kCountBase);
+        (*sets)[tile][index] = Fits(price, coins);
+      }
+    }
+    return sets;
+  }();
+  return *table;
+}
+
+}  // namespace
+
+bool TileFits(int tile, const CoinCounts& coins) {
+  if (coins[kBlack] > 0 || CoinTotal(coins) > Tile(tile).price.slots) return false;
+  static_assert(kMaxSlots < kCountBase, "a count within the slots is one digit of the index");
+  return FittingSetsOfTheTiles()[tile][CoinSetIndex(coins)];
+}
+
 bool Completes(const Price& price, const CoinCounts& coins) {
   return CoinTotal(coins) == price.slots && Fits(price, coins);
 }
@@ -158,8 +203,10 @@ Seat MercadoState::to_move() const {
 }
 
 bool MercadoState::CanPlace(int coin, int position) const {
-  const SeatData& seat = data_.seats[data_.active];
-  return MayPlace(Tile(data_.display[position]).price, seat.edges[position], coin);
+  if (coin < 0 || coin >= kPlaceable) return false;
+  CoinCounts with = data_.seats[data_.active].edges[position];
+  ++with[coin];
+  return TileFits(data_.display[position], with);
 }
 
 bool MercadoState::CanPlaceAny() const {
@@ -172,8 +219,9 @@ bool MercadoState::CanPlaceAny() const {
 }
 
 bool MercadoState::IsPending(int position) const {
-  return Completes(Tile(data_.display[position]).price,
-                   data_.seats[data_.active].edges[position]);
+  const int tile = data_.display[position];
+  const CoinCounts& coins = data_.seats[data_.active].edges[position];
+  return CoinTotal(coins) == Tile(tile).price.slots && TileFits(tile, coins);
 }
 
 void MercadoState::LegalMoves(std::vector<Move>& out) const {

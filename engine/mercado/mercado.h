@@ -95,6 +95,9 @@ void CoinsToProto(const CoinCounts& coins, v1::MercadoCoins* out);
 
 // Price rules (rules §2). `coins` are one seat's coins on a tile (black must be 0).
 bool Fits(const Price& price, const CoinCounts& coins);
+// Fits for the price of tile `tile`, looked up in a table worked out once (a search asks
+// millions of times whether a coin fits a tile).
+bool TileFits(int tile, const CoinCounts& coins);
 bool Completes(const Price& price, const CoinCounts& coins);
 // Whether `coin` may be added to `coins` on a tile with `price`.
 bool MayPlace(const Price& price, const CoinCounts& coins, int coin);

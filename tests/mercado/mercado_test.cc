@@ -208,6 +208,29 @@ TEST(MercadoRules, SameColourPrices) {  // vector 3
   EXPECT_FALSE(MayPlace(music_box, blue, kSilver));
 }
 
+// TileFits looks the tiles' prices up in a table worked out once: it must answer as Fits, the
+// search of the groups' assignment, does, for every tile and every set of up to four coins.
+TEST(MercadoRules, TheTableOfFitsAnswersAsTheSearch) {
+  int fitting = 0, refused = 0;
+  for (int tile = 0; tile < kTiles; ++tile) {
+    const Price& price = Tile(tile).price;
+    for (int gold = 0; gold <= kMaxSlots; ++gold)
+      for (int silver = 0; gold + silver <= kMaxSlots; ++silver)
+        for (int copper = 0; gold + silver + copper <= kMaxSlots; ++copper)
+          for (int turquoise = 0; gold + silver + copper + turquoise <= kMaxSlots; ++turquoise)
+            for (int white = 0; gold + silver + copper + turquoise + white <= kMaxSlots; ++white) {
+              const CoinCounts coins = {static_cast<uint8_t>(gold), static_cast<uint8_t>(silver),
+                                        static_cast<uint8_t>(copper), static_cast<uint8_t>(turquoise),
+                                        static_cast<uint8_t>(white), 0};
+              const bool fits = Fits(price, coins);
+              EXPECT_EQ(TileFits(tile, coins), fits) << Tile(tile).name << ": " << gold << silver << copper << turquoise << white;
+              ++(fits ? fitting : refused);
+            }
+  }
+  EXPECT_GT(fitting, 0);
+  EXPECT_GT(refused, 0);
+}
+
 TEST(MercadoRules, DifferentColourPrices) {  // vector 4
   const Price& rare_book = Tile(kRareBook).price;
   const CoinCounts gold = {1, 0, 0, 0, 0, 0};
