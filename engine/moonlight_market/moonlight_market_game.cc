@@ -43,6 +43,9 @@ class MoonlightGameImpl final : public Game {
                                                   uint64_t seed) const override {
     return ResampleMoonlight(view, seed);
   }
+  absl::StatusOr<std::unique_ptr<Resampler>> MakeResampler(const v1::View& view) const override {
+    return MakeMoonlightResampler(view);
+  }
   absl::Status Featurize(const v1::View& view, std::span<const Move> moves,
                          Features* out) const override {
     return FeaturizeMoonlight(view, moves, out);

@@ -112,14 +112,6 @@ class UnseenCards {
         unseen_ = static_cast<CardSet>(unseen_ & ~CardBit(data.bids[cushion].card));
   }
 
-  // Draws `count` of them at random into `to`.
-  absl::Status Deal(CardSet& to, uint32_t count, Rng& rng) {
-    if (count > static_cast<uint32_t>(CardCount(unseen_)))
-      return Invalid("seat ", seat_, "'s card counts do not match its unseen cards");
-    for (uint32_t i = 0; i < count; ++i) to |= CardBit(DrawCard(unseen_, rng));
-    return absl::OkStatus();
-  }
-
   // Moves the cards the view names into `to`.
   absl::Status TakeKnown(CardSet known, CardSet& to) {
     if ((known & unseen_) != known) return Invalid("seat ", seat_, "'s cards contradict the public cards");
@@ -129,54 +121,79 @@ class UnseenCards {
   }
 
   CardSet rest() const { return unseen_; }
-  int seat() const { return seat_; }
 
  private:
   int seat_;
   CardSet unseen_ = 0;
 };
 
-// A bot's face-down card: known to the viewer when it is the bot, else re-dealt.
-absl::Status ResampleBotCard(const v1::MoonlightSeatView& shown, bool is_viewer,
-                             UnseenCards& unseen, SeatData& holder, Rng& rng) {
-  if (is_viewer && shown.next_card() != 0) {
-    uint8_t next = 0;
-    GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), PartName(unseen.seat(), "next card"), &next));
-    return unseen.TakeKnown(CardBit(next), holder.hand);
-  }
-  if (shown.has_next_card()) return unseen.Deal(holder.hand, 1, rng);
-  return absl::OkStatus();
-}
+// What a view leaves to deal of one seat's cards: from `unseen`, `to_hand` cards to its hand
+// (a bot's: its next card), then `to_under` under its pile; the rest is its pile.
+struct SeatDeal {
+  int seat;
+  CardSet unseen;
+  uint32_t to_hand = 0, to_under = 0;
+};
 
-// A human's hand and cards under the pile: the viewer's own as shown, others re-dealt.
-absl::Status ResampleHumanCards(const v1::MoonlightSeatView& shown, bool is_viewer,
-                                UnseenCards& unseen, SeatData& holder, Rng& rng) {
-  if (!is_viewer) {
-    GAVEL_RETURN_IF_ERROR(unseen.Deal(holder.hand, shown.hand_count(), rng));
-    return unseen.Deal(holder.under, shown.under_count(), rng);
-  }
-  CardSet hand = 0, under = 0;
-  GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), PartName(unseen.seat(), "hand"), &hand));
-  GAVEL_RETURN_IF_ERROR(
-      CardsFromProto(shown.under(), PartName(unseen.seat(), "cards under the pile"), &under));
-  GAVEL_RETURN_IF_ERROR(unseen.TakeKnown(hand, holder.hand));
-  return unseen.TakeKnown(under, holder.under);
-}
-
-// Fills one seat's hidden cards; what is left unseen is its pile.
-absl::Status ResampleSeat(const v1::MoonlightView& view, int seat, Data& data, Rng& rng) {
+// Takes what the view shows of a seat's hidden cards into `data` (the viewer's own hand and
+// cards under its pile, or its next card if the viewer is a bot) and says what is left to deal.
+absl::StatusOr<SeatDeal> KnownCardsOf(const v1::MoonlightView& view, int seat, Data& data) {
   const v1::MoonlightSeatView& shown = view.seats(seat);
   SeatData& holder = data.seats[seat];
   UnseenCards unseen(data, seat);
   const bool is_viewer = seat == view.seat();
-  GAVEL_RETURN_IF_ERROR(data.IsBot(seat)
-                            ? ResampleBotCard(shown, is_viewer, unseen, holder, rng)
-                            : ResampleHumanCards(shown, is_viewer, unseen, holder, rng));
-  if (static_cast<uint32_t>(CardCount(unseen.rest())) != shown.pile_count())
+  SeatDeal deal{seat, 0};
+  if (data.IsBot(seat)) {
+    if (is_viewer && shown.next_card() != 0) {
+      uint8_t next = 0;
+      GAVEL_RETURN_IF_ERROR(CardFromProto(shown.next_card(), PartName(seat, "next card"), &next));
+      GAVEL_RETURN_IF_ERROR(unseen.TakeKnown(CardBit(next), holder.hand));
+    } else if (shown.has_next_card()) {
+      deal.to_hand = 1;
+    }
+  } else if (!is_viewer) {
+    deal.to_hand = shown.hand_count();
+    deal.to_under = shown.under_count();
+  } else {
+    CardSet hand = 0, under = 0;
+    GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.hand(), PartName(seat, "hand"), &hand));
+    GAVEL_RETURN_IF_ERROR(CardsFromProto(shown.under(), PartName(seat, "cards under the pile"), &under));
+    GAVEL_RETURN_IF_ERROR(unseen.TakeKnown(hand, holder.hand));
+    GAVEL_RETURN_IF_ERROR(unseen.TakeKnown(under, holder.under));
+  }
+  const uint64_t unseen_count = static_cast<uint64_t>(CardCount(unseen.rest()));
+  const uint64_t dealt = uint64_t{deal.to_hand} + deal.to_under;
+  if (dealt > unseen_count) return Invalid("seat ", seat, "'s card counts do not match its unseen cards");
+  if (unseen_count - dealt != shown.pile_count())
     return Invalid("seat ", seat, "'s pile size does not match its unseen cards");
-  holder.pile = unseen.rest();
-  return absl::OkStatus();
+  deal.unseen = unseen.rest();
+  holder.pile = unseen.rest();  // until a draw deals from it
+  return deal;
 }
+
+class MoonlightResampler final : public Resampler {
+ public:
+  MoonlightResampler(const Data& known, std::vector<SeatDeal> deals) : known_(known), deals_(std::move(deals)) {}
+
+  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
+    Data data = known_;
+    Rng rng(Rng::FromSeed(seed));
+    for (const SeatDeal& deal : deals_) {
+      SeatData& holder = data.seats[deal.seat];
+      CardSet unseen = deal.unseen;
+      for (uint32_t i = 0; i < deal.to_hand; ++i) holder.hand |= CardBit(DrawCard(unseen, rng));
+      for (uint32_t i = 0; i < deal.to_under; ++i) holder.under |= CardBit(DrawCard(unseen, rng));
+      holder.pile = unseen;
+    }
+    data.rng = rng.state();
+    GAVEL_RETURN_IF_ERROR(Validate(data));
+    return std::unique_ptr<State>(std::make_unique<MoonlightState>(data));
+  }
+
+ private:
+  const Data known_;  // the view's public part and the cards the viewer knows
+  const std::vector<SeatDeal> deals_;  // of the seats with cards to deal, in seat order
+};
 
 }  // namespace
 
@@ -197,8 +214,7 @@ void MoonlightState::PackView(Seat viewer, google::protobuf::Any* out) const {
   AppendListsAndSeats(data_, viewer, out->mutable_value());
 }
 
-absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,
-                                                         uint64_t seed) {
+absl::StatusOr<std::unique_ptr<Resampler>> MakeMoonlightResampler(const v1::View& view_proto) {
   v1::MoonlightView view;
   GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the moonlight_market view"));
   Data data;
@@ -208,11 +224,17 @@ absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_pr
   if (viewer < 0 || viewer >= n) return Invalid("the viewer ", viewer, " is not a seat");
   if (view.to_move() < -1 || view.to_move() >= n) return Invalid("the seat to move is out of range");
   data.turn = static_cast<int8_t>(view.to_move());
-  Rng rng(Rng::FromSeed(seed));
-  for (int seat = 0; seat < n; ++seat) GAVEL_RETURN_IF_ERROR(ResampleSeat(view, seat, data, rng));
-  data.rng = rng.state();
-  GAVEL_RETURN_IF_ERROR(Validate(data));
-  return std::unique_ptr<State>(std::make_unique<MoonlightState>(data));
+  std::vector<SeatDeal> deals;
+  for (int seat = 0; seat < n; ++seat) {
+    GAVEL_ASSIGN_OR_RETURN(SeatDeal deal, KnownCardsOf(view, seat, data));
+    if (deal.to_hand + deal.to_under > 0) deals.push_back(deal);
+  }
+  return std::unique_ptr<Resampler>(std::make_unique<MoonlightResampler>(data, std::move(deals)));
+}
+
+absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view, uint64_t seed) {
+  GAVEL_ASSIGN_OR_RETURN(auto resampler, MakeMoonlightResampler(view));
+  return resampler->Draw(seed);
 }
 
 }  // namespace gavel::moonlight_market

@@ -39,8 +39,8 @@ absl::Status DecodePublic(const Proto& in, Data* data);
 // Game entry points implemented beside the job they belong to.
 absl::StatusOr<std::unique_ptr<State>> DecodeMoonlightState(const google::protobuf::Any& any);
 absl::StatusOr<Move> DecodeMoonlightMove(const google::protobuf::Any& detail);
-absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view_proto,
-                                                         uint64_t seed);
+absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view, uint64_t seed);
+absl::StatusOr<std::unique_ptr<Resampler>> MakeMoonlightResampler(const v1::View& view);
 absl::Status FeaturizeMoonlight(const v1::View& view, std::span<const Move> moves, Features* out);
 
 }  // namespace gavel::moonlight_market
