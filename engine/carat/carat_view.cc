@@ -94,8 +94,41 @@ absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* d
                         &data->hands[viewer]);
 }
 
-absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& view_proto,
-                                                               uint64_t seed) const {
+namespace {
+
+// Deals the other seats' hands uniformly from the tiles the viewer cannot place; the rest is
+// the supply.
+class CaratResampler final : public Resampler {
+ public:
+  CaratResampler(const Data& known, uint64_t unseen, std::vector<std::pair<Seat, uint32_t>> hand_counts)
+      : known_(known), unseen_(unseen), hand_counts_(std::move(hand_counts)) {}
+
+  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
+    Data data = known_;
+    uint64_t unseen = unseen_;
+    Rng rng(Rng::FromSeed(seed));
+    for (const auto& [seat, count] : hand_counts_) {
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t tile = uint64_t{1} << rng.PickMember(unseen);
+        unseen &= ~tile;
+        data.hands[seat] |= tile;
+      }
+    }
+    data.supply = unseen;
+    data.rng = rng.state();
+    GAVEL_RETURN_IF_ERROR(Validate(data));
+    return std::unique_ptr<State>(std::make_unique<CaratState>(data));
+  }
+
+ private:
+  const Data known_;  // the view's public part and the viewer's hand
+  const uint64_t unseen_;
+  const std::vector<std::pair<Seat, uint32_t>> hand_counts_;  // the other seats', in seat order
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Resampler>> CaratGameImpl::MakeResampler(const v1::View& view_proto) const {
   v1::CaratView view;
   Data data;
   GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
@@ -104,8 +137,9 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& v
   for (int8_t tile : data.tile)
     if (tile >= 0) board |= uint64_t{1} << tile;
   // The tiles the viewer cannot place: everything not on the board or in its own hand.
-  uint64_t unseen = kAllTiles & ~board & ~data.hands[viewer];
+  const uint64_t unseen = kAllTiles & ~board & ~data.hands[viewer];
   int hidden = static_cast<int>(view.supply_count());
+  std::vector<std::pair<Seat, uint32_t>> hand_counts;
   for (Seat seat = 0; seat < data.players; ++seat) {
     if (seat == viewer) continue;
     const v1::CaratSeatView& shown = view.seats(seat);
@@ -113,24 +147,17 @@ absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& v
     if (shown.hand_count() > kMaxHand)
       return Invalid("seat ", seat, " cannot hold ", shown.hand_count(), " tiles");
     hidden += static_cast<int>(shown.hand_count());
+    hand_counts.emplace_back(seat, shown.hand_count());
   }
   if (view.supply_count() > kTiles || hidden != std::popcount(unseen))
     return Invalid("the other hands and the supply hold ", hidden, " tiles, but ",
                    std::popcount(unseen), " tiles are unaccounted for");
-  // Deal the other seats' hands uniformly from the unseen tiles; the rest is the supply.
-  Rng rng(Rng::FromSeed(seed));
-  for (Seat seat = 0; seat < data.players; ++seat) {
-    if (seat == viewer) continue;
-    for (uint32_t i = 0; i < view.seats(seat).hand_count(); ++i) {
-      const uint64_t tile = uint64_t{1} << rng.PickMember(unseen);
-      unseen &= ~tile;
-      data.hands[seat] |= tile;
-    }
-  }
-  data.supply = unseen;
-  data.rng = rng.state();
-  GAVEL_RETURN_IF_ERROR(Validate(data));
-  return std::unique_ptr<State>(std::make_unique<CaratState>(data));
+  return std::unique_ptr<Resampler>(std::make_unique<CaratResampler>(data, unseen, std::move(hand_counts)));
+}
+
+absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& view, uint64_t seed) const {
+  GAVEL_ASSIGN_OR_RETURN(auto resampler, MakeResampler(view));
+  return resampler->Draw(seed);
 }
 
 }  // namespace gavel::carat

@@ -145,6 +145,7 @@ class CaratGameImpl final : public Game {
 
   absl::StatusOr<std::unique_ptr<State>> Resample(const v1::View& view,
                                                   uint64_t seed) const override;
+  absl::StatusOr<std::unique_ptr<Resampler>> MakeResampler(const v1::View& view) const override;
   absl::Status Featurize(const v1::View& view, std::span<const Move> moves,
                          Features* out) const override {
     return FeaturizeCarat(view, moves, out);
