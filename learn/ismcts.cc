@@ -201,9 +201,9 @@ absl::StatusOr<IsmctsRoot> IsmctsSearch(const Game& game, const v1::View& view,
   Rng rng(Rng::FromSeed(options.seed));
   Node root;
   Scratch scratch;
+  const auto start = std::chrono::steady_clock::now();  // preparing the view counts too
   auto resampler = game.MakeResampler(view);
   if (!resampler.ok()) return resampler.status();
-  const auto start = std::chrono::steady_clock::now();
   for (int iteration = 0;; ++iteration) {
     if (options.time_budget_ms > 0) {
       const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;

@@ -25,13 +25,15 @@
 # settings at every size, rollouts played out at random. Sultan's two-player network has a
 # second stage, trained on the first one's play from its weights (about 35 minutes of one
 # core), a third that imitates ISMCTS at 4,000 iterations along the second one's games
-# (45 minutes on two cores, checked byte for byte), and a fourth that blends the two, three
-# quarters of the second stage's weights and a quarter of the third's (gavel-train
-# --method=blend; its evaluations took 5 minutes beside another job, same bytes). End to end
-# on two cores, every table size, nothing else running (2026-11-27, before Sultan's third
-# stage, which brings Sultan to about 84 minutes): Sultan 38 min 48 s, Moonlight Market
-# 12 min 26 s, Carat 26 min 36 s, Mercado 21 min 24 s, Morgenland 38 min 2 s, each run
-# writing its game's weights and curves as in weights/, byte for byte.
+# (45 minutes on two cores, checked byte for byte; 13 minutes since ISMCTS became twice as
+# fast, where another machine wrote other bytes, docs/learning.md), and a fourth that blends
+# the two, three quarters of the second stage's weights and a quarter of the third's
+# (gavel-train --method=blend; its evaluations took 5 minutes beside another job, same
+# bytes). End to end on two cores, every table size, nothing else running (2026-11-27,
+# before Sultan's third stage, which brought Sultan to about 84 minutes, about 53 since the
+# faster ISMCTS): Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s,
+# Mercado 21 min 24 s, Morgenland 38 min 2 s, each run writing its game's weights and
+# curves as in weights/, byte for byte.
 #
 # Then the search bot's value networks where a table has settings for one
 # (weights/<game>-<n>p.value.train; Morgenland at three to five players): 30-45 s each on two

@@ -219,7 +219,7 @@ class State {
 };
 
 // Full states consistent with one view, drawn one after another: a search draws thousands
-// from the same view, which is decoded and checked once, when the resampler is made.
+// from the same view, which a game's own resampler decodes and checks once, when it is made.
 class Resampler {
  public:
   virtual ~Resampler() = default;
