@@ -4,6 +4,7 @@
 #include <bit>
 #include <span>
 
+#include "engine/core/dealing_resampler.h"
 #include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 
@@ -94,40 +95,6 @@ absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* d
                         &data->hands[viewer]);
 }
 
-namespace {
-
-// Deals the other seats' hands uniformly from the tiles the viewer cannot place; the rest is
-// the supply.
-class CaratResampler final : public Resampler {
- public:
-  CaratResampler(const Data& known, uint64_t unseen, std::vector<std::pair<Seat, uint32_t>> hand_counts)
-      : known_(known), unseen_(unseen), hand_counts_(std::move(hand_counts)) {}
-
-  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
-    Data data = known_;
-    uint64_t unseen = unseen_;
-    Rng rng(Rng::FromSeed(seed));
-    for (const auto& [seat, count] : hand_counts_) {
-      for (uint32_t i = 0; i < count; ++i) {
-        const uint64_t tile = uint64_t{1} << rng.PickMember(unseen);
-        unseen &= ~tile;
-        data.hands[seat] |= tile;
-      }
-    }
-    data.supply = unseen;
-    data.rng = rng.state();
-    GAVEL_RETURN_IF_ERROR(Validate(data));
-    return std::unique_ptr<State>(std::make_unique<CaratState>(data));
-  }
-
- private:
-  const Data known_;  // the view's public part and the viewer's hand
-  const uint64_t unseen_;
-  const std::vector<std::pair<Seat, uint32_t>> hand_counts_;  // the other seats', in seat order
-};
-
-}  // namespace
-
 absl::StatusOr<std::unique_ptr<Resampler>> CaratGameImpl::MakeResampler(const v1::View& view_proto) const {
   v1::CaratView view;
   Data data;
@@ -152,7 +119,21 @@ absl::StatusOr<std::unique_ptr<Resampler>> CaratGameImpl::MakeResampler(const v1
   if (view.supply_count() > kTiles || hidden != std::popcount(unseen))
     return Invalid("the other hands and the supply hold ", hidden, " tiles, but ",
                    std::popcount(unseen), " tiles are unaccounted for");
-  return std::unique_ptr<Resampler>(std::make_unique<CaratResampler>(data, unseen, std::move(hand_counts)));
+  // Deals the other seats' hands uniformly from the unseen tiles; the rest is the supply.
+  auto deal = [unseen, hand_counts = std::move(hand_counts)](Data& dealt, Rng& rng) {
+    uint64_t left = unseen;
+    for (const auto& [seat, count] : hand_counts) {
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t tile = uint64_t{1} << rng.PickMember(left);
+        left &= ~tile;
+        dealt.hands[seat] |= tile;
+      }
+    }
+    dealt.supply = left;
+  };
+  // `data` holds the view's public part and the viewer's hand.
+  return std::unique_ptr<Resampler>(std::make_unique<DealingResampler<Data, CaratState>>(
+      data, std::move(deal), [](const Data& dealt) { return Validate(dealt); }));
 }
 
 absl::StatusOr<std::unique_ptr<State>> CaratGameImpl::Resample(const v1::View& view, uint64_t seed) const {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/dealing_resampler.h"
 #include "engine/core/message_writer.h"
 #include "engine/core/proto_util.h"
 #include "engine/core/status.h"
@@ -171,29 +172,16 @@ absl::StatusOr<SeatDeal> KnownCardsOf(const v1::MoonlightView& view, int seat, D
   return deal;
 }
 
-class MoonlightResampler final : public Resampler {
- public:
-  MoonlightResampler(const Data& known, std::vector<SeatDeal> deals) : known_(known), deals_(std::move(deals)) {}
-
-  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
-    Data data = known_;
-    Rng rng(Rng::FromSeed(seed));
-    for (const SeatDeal& deal : deals_) {
-      SeatData& holder = data.seats[deal.seat];
-      CardSet unseen = deal.unseen;
-      for (uint32_t i = 0; i < deal.to_hand; ++i) holder.hand |= CardBit(DrawCard(unseen, rng));
-      for (uint32_t i = 0; i < deal.to_under; ++i) holder.under |= CardBit(DrawCard(unseen, rng));
-      holder.pile = unseen;
-    }
-    data.rng = rng.state();
-    GAVEL_RETURN_IF_ERROR(Validate(data));
-    return std::unique_ptr<State>(std::make_unique<MoonlightState>(data));
+// Deals the cards of the seats with cards to deal (`deals`, in seat order) into `data`.
+void DealUnseenCards(const std::vector<SeatDeal>& deals, Data& data, Rng& rng) {
+  for (const SeatDeal& deal : deals) {
+    SeatData& holder = data.seats[deal.seat];
+    CardSet unseen = deal.unseen;
+    for (uint32_t i = 0; i < deal.to_hand; ++i) holder.hand |= CardBit(DrawCard(unseen, rng));
+    for (uint32_t i = 0; i < deal.to_under; ++i) holder.under |= CardBit(DrawCard(unseen, rng));
+    holder.pile = unseen;
   }
-
- private:
-  const Data known_;  // the view's public part and the cards the viewer knows
-  const std::vector<SeatDeal> deals_;  // of the seats with cards to deal, in seat order
-};
+}
 
 }  // namespace
 
@@ -229,7 +217,10 @@ absl::StatusOr<std::unique_ptr<Resampler>> MakeMoonlightResampler(const v1::View
     GAVEL_ASSIGN_OR_RETURN(SeatDeal deal, KnownCardsOf(view, seat, data));
     if (deal.to_hand + deal.to_under > 0) deals.push_back(deal);
   }
-  return std::unique_ptr<Resampler>(std::make_unique<MoonlightResampler>(data, std::move(deals)));
+  // `data` holds the view's public part and the cards the viewer knows.
+  auto deal = [deals = std::move(deals)](Data& dealt, Rng& rng) { DealUnseenCards(deals, dealt, rng); };
+  return std::unique_ptr<Resampler>(std::make_unique<DealingResampler<Data, MoonlightState>>(
+      data, std::move(deal), [](const Data& dealt) { return Validate(dealt); }));
 }
 
 absl::StatusOr<std::unique_ptr<State>> ResampleMoonlight(const v1::View& view, uint64_t seed) {

@@ -1,4 +1,5 @@
 // The view filter (what a seat, or a spectator, may know) and resampling from a view.
+#include "engine/core/dealing_resampler.h"
 #include "engine/core/proto_util.h"
 #include "engine/sultan/sultan_wire.h"
 
@@ -85,31 +86,18 @@ struct HiddenCards {
   uint32_t hand_count;
 };
 
-class SultanResampler final : public Resampler {
- public:
-  SultanResampler(const Data& known, std::vector<HiddenCards> hidden) : known_(known), hidden_(std::move(hidden)) {}
-
-  absl::StatusOr<std::unique_ptr<State>> Draw(uint64_t seed) const override {
-    Data data = known_;
-    Rng rng(Rng::FromSeed(seed));
-    for (const HiddenCards& unseen : hidden_) {
-      std::vector<uint8_t> cards = unseen.cards;
-      rng.Shuffle(cards.data(), static_cast<int>(cards.size()));
-      SeatData& holder = data.seats[unseen.seat];
-      size_t next = 0;
-      for (int bid : unseen.face_down_bids) data.bids[bid].value = cards[next++];
-      for (uint32_t i = 0; i < unseen.hand_count; ++i) ++holder.hand[cards[next++]];
-      while (next < cards.size()) ++holder.pile[cards[next++]];
-    }
-    data.rng = rng.state();
-    GAVEL_RETURN_IF_ERROR(Validate(data));
-    return std::unique_ptr<State>(std::make_unique<SultanState>(data));
+// Deals each other seat's unseen cards (`hidden`, in seat order) into `data`.
+void DealHiddenCards(const std::vector<HiddenCards>& hidden, Data& data, Rng& rng) {
+  for (const HiddenCards& unseen : hidden) {
+    std::vector<uint8_t> cards = unseen.cards;
+    rng.Shuffle(cards.data(), static_cast<int>(cards.size()));
+    SeatData& holder = data.seats[unseen.seat];
+    size_t next = 0;
+    for (int bid : unseen.face_down_bids) data.bids[bid].value = cards[next++];
+    for (uint32_t i = 0; i < unseen.hand_count; ++i) ++holder.hand[cards[next++]];
+    while (next < cards.size()) ++holder.pile[cards[next++]];
   }
-
- private:
-  const Data known_;  // the view's public part, the viewer's hand and every seat's known cards
-  const std::vector<HiddenCards> hidden_;  // of the other seats, in seat order
-};
+}
 
 }  // namespace
 
@@ -164,7 +152,10 @@ absl::StatusOr<std::unique_ptr<Resampler>> SultanGameImpl::MakeResampler(const v
       return Invalid("seat ", seat, "'s hand and pile sizes do not match its unseen cards");
     hidden.push_back({seat, std::move(cards), std::move(hidden_bids), shown.hand_count()});
   }
-  return std::unique_ptr<Resampler>(std::make_unique<SultanResampler>(data, std::move(hidden)));
+  // `data` holds the view's public part, the viewer's hand and every seat's known cards.
+  auto deal = [hidden = std::move(hidden)](Data& dealt, Rng& rng) { DealHiddenCards(hidden, dealt, rng); };
+  return std::unique_ptr<Resampler>(std::make_unique<DealingResampler<Data, SultanState>>(
+      data, std::move(deal), [](const Data& dealt) { return Validate(dealt); }));
 }
 
 absl::StatusOr<std::unique_ptr<State>> SultanGameImpl::Resample(const v1::View& view,
