@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <bitset>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -156,15 +157,27 @@ bool TileFits(int tile, const CoinCounts& coins) {
   return FittingSetsOfTheTiles()[tile][CoinSetIndex(coins)];
 }
 
+namespace {
+
+// `coins` with one `coin` more, or nothing where `coin` is not a placeable kind.
+std::optional<CoinCounts> WithCoin(const CoinCounts& coins, int coin) {
+  if (coin < 0 || coin >= kPlaceable) return std::nullopt;
+  CoinCounts with = coins;
+  ++with[coin];
+  return with;
+}
+
+bool FillsTheSlots(const Price& price, const CoinCounts& coins) { return CoinTotal(coins) == price.slots; }
+
+}  // namespace
+
 bool Completes(const Price& price, const CoinCounts& coins) {
-  return CoinTotal(coins) == price.slots && Fits(price, coins);
+  return FillsTheSlots(price, coins) && Fits(price, coins);
 }
 
 bool MayPlace(const Price& price, const CoinCounts& coins, int coin) {
-  if (coin < 0 || coin >= kPlaceable) return false;
-  CoinCounts with = coins;
-  ++with[coin];
-  return Fits(price, with);
+  const std::optional<CoinCounts> with = WithCoin(coins, coin);
+  return with && Fits(price, *with);
 }
 
 int RankOf(const Data& data, int seat) {
@@ -203,10 +216,8 @@ Seat MercadoState::to_move() const {
 }
 
 bool MercadoState::CanPlace(int coin, int position) const {
-  if (coin < 0 || coin >= kPlaceable) return false;
-  CoinCounts with = data_.seats[data_.active].edges[position];
-  ++with[coin];
-  return TileFits(data_.display[position], with);
+  const std::optional<CoinCounts> with = WithCoin(data_.seats[data_.active].edges[position], coin);
+  return with && TileFits(data_.display[position], *with);
 }
 
 bool MercadoState::CanPlaceAny() const {
@@ -221,7 +232,7 @@ bool MercadoState::CanPlaceAny() const {
 bool MercadoState::IsPending(int position) const {
   const int tile = data_.display[position];
   const CoinCounts& coins = data_.seats[data_.active].edges[position];
-  return CoinTotal(coins) == Tile(tile).price.slots && TileFits(tile, coins);
+  return FillsTheSlots(Tile(tile).price, coins) && TileFits(tile, coins);
 }
 
 void MercadoState::LegalMoves(std::vector<Move>& out) const {
