@@ -7,12 +7,12 @@ const LegalMoves& Turn::Described() const {
   if (!described_) {
     described_.emplace();
     for (Move move : legal_) {
-      v1::Move* described = described_->Add();
+      v1::Move* described = (*described_)->Add();
       described->set_id(move.id);
       state_->MoveDetail(move, described->mutable_detail());
     }
   }
-  return *described_;
+  return **described_;
 }
 
 Policy RandomPolicy() {

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/game.h"
+#include "engine/core/proto_util.h"
 #include "engine/core/rng.h"
 #include "gavel/v1/engine.pb.h"
 
@@ -43,7 +44,9 @@ class Turn {
   const v1::View& view_;
   std::span<const Move> legal_;
   Rng* rng_;
-  mutable std::optional<LegalMoves> described_;
+  // Pooled per thread: a play-out describes a turn's moves into messages a turn before it
+  // allocated, not fresh ones.
+  mutable std::optional<PooledScratch<LegalMoves>> described_;
 };
 
 // A legal move for the turn, or why none could be chosen. A policy is called from one thread

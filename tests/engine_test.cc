@@ -385,6 +385,15 @@ TEST(Registry, GameMessagesDeclareTheirSingularSubMessagesOptional) {
   }
 }
 
+// So do a legal move's and a view's Any, which play-outs describe and observe at every turn
+// into reused messages (policy::Turn, learn::PlayToEnd).
+TEST(Registry, MovesAndViewsDeclareTheirGameMessageOptional) {
+  std::vector<std::string> missing;
+  ExpectOptionalSubMessages(*v1::Move::descriptor(), &missing);
+  ExpectOptionalSubMessages(*v1::View::descriptor(), &missing);
+  EXPECT_THAT(missing, ::testing::IsEmpty());
+}
+
 TEST(Registry, ListsExactlyTheGamesOfTheBuildInItsOrder) {
   // GAVEL_BUILD_GAMES: the games this test was built with (GAVEL_GAMES, comma-separated).
   const std::vector<std::string> built = absl::StrSplit(GAVEL_BUILD_GAMES, ',');

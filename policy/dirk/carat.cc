@@ -146,8 +146,8 @@ uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   bool found = false;
   Score best_score;
+  v1::CaratMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    v1::CaratMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_place()) continue;
     const v1::CaratMove::Place& place = detail.place();
     const int type = static_cast<int>(place.tile().type());

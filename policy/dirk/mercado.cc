@@ -191,8 +191,8 @@ uint32_t ChoosePrivilege(const v1::MercadoView& view, const LegalMoves& legal) {
   int best_value = 0;
   const bool has_counterfeit =
       Me(view).bag().black() + Me(view).person_tile().black() > 0;
+  v1::MercadoMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_play_privilege()) continue;
     const int type = static_cast<int>(detail.play_privilege().type());
     if (type < 0 || type >= m::kPrivilegeTypes) continue;
@@ -206,7 +206,6 @@ uint32_t ChoosePrivilege(const v1::MercadoView& view, const LegalMoves& legal) {
   }
   if (best_value > 0) return best;
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (move.detail().UnpackTo(&detail) && detail.has_no_privilege()) return move.id();
   }
   return legal.Get(0).id();
@@ -214,8 +213,8 @@ uint32_t ChoosePrivilege(const v1::MercadoView& view, const LegalMoves& legal) {
 
 // The legal move whose detail has the given oneof case, or `fallback`.
 uint32_t Find(const LegalMoves& legal, v1::MercadoMove::MoveCase which, uint32_t fallback) {
+  v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (move.detail().UnpackTo(&detail) && detail.move_case() == which) return move.id();
   }
   return fallback;
@@ -248,8 +247,8 @@ uint32_t ChoosePlace(const v1::MercadoView& view, const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   double best_rating = -1e9;
   bool any_place = false;
+  v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_place()) continue;
     const double rating = RatePlacement(view, static_cast<int>(detail.place().coin()) - 1,
                                         static_cast<int>(detail.place().position()));
@@ -264,8 +263,8 @@ uint32_t ChoosePlace(const v1::MercadoView& view, const LegalMoves& legal) {
 uint32_t ChooseJoker(const v1::MercadoView& view, const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   double best_rating = -1e9;
+  v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_place_joker()) continue;
     const double rating =
         RatePlacement(view, m::kWhite, static_cast<int>(detail.place_joker().position()));
@@ -277,8 +276,8 @@ uint32_t ChooseJoker(const v1::MercadoView& view, const LegalMoves& legal) {
 uint32_t ChooseScore(const v1::MercadoView& view, const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   double best_worth = -1e9;
+  v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_score()) continue;
     const double worth = TileWorth(view, static_cast<int>(detail.score().position()));
     if (worth > best_worth) best_worth = worth, best = move.id();
@@ -289,8 +288,8 @@ uint32_t ChooseScore(const v1::MercadoView& view, const LegalMoves& legal) {
 uint32_t ChooseDiscard(const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   int lowest = 1 << 20;
+  v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    v1::MercadoMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_discard_privilege()) continue;
     const int type = static_cast<int>(detail.discard_privilege().type());
     if (type < 0 || type >= m::kPrivilegeTypes) continue;

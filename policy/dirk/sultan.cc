@@ -47,20 +47,26 @@ double JewelValue(const v1::SultanView& view, v1::Jewel jewel) {
   return static_cast<int>(jewel) + Bonus(count + 1, view.players()) - Bonus(count, view.players());
 }
 
-// The cards of `seat` not yet revealed (hand and pile), as a count per value.
-std::array<int, 16> UnrevealedCards(const v1::SultanView& view, int seat) {
+// A seat's cards, as a count per value.
+std::array<int, 16> Deck(const v1::SultanView& view) {
   std::array<int, 16> cards{};
   const int top = view.players() == 2 ? 12 : 15;
   const int copies = view.players() == 2 ? 2 : 1;
   for (int value = 1; value <= top; ++value) cards[value] = copies;
+  return cards;
+}
+
+// The cards of `seat` not yet revealed (hand and pile), as a count per value.
+std::array<int, 16> UnrevealedCards(const v1::SultanView& view, int seat) {
+  std::array<int, 16> cards = Deck(view);
   for (uint32_t value : view.seats(seat).played())
     if (value < cards.size() && cards[value] > 0) --cards[value];
   return cards;
 }
 
-// Chance that a card of `seat` is below `card` (or not above it, when `or_equal`).
-double ChanceBelow(const v1::SultanView& view, int seat, uint32_t card, bool or_equal) {
-  const std::array<int, 16> cards = UnrevealedCards(view, seat);
+// Chance that a card among `cards` (a count per value) is below `card` (or not above it, when
+// `or_equal`).
+double ChanceBelow(const std::array<int, 16>& cards, uint32_t card, bool or_equal) {
   int below = 0, total = 0;
   for (uint32_t value = 1; value < cards.size(); ++value) {
     total += cards[value];
@@ -84,17 +90,32 @@ bool WinsTie(const v1::SultanView& view, bool dirk_earlier) {
   return dirk_earlier;
 }
 
-double ChanceToWin(const v1::SultanView& view, uint32_t card, uint32_t cushion) {
+// What every bid of one decision reads: each seat's unrevealed cards and the bidding order,
+// worked out once per decision rather than once per bid and seat.
+struct BidContext {
+  explicit BidContext(const v1::SultanView& view) : order(BidOrder(view)) {
+    for (int seat = 0; seat < view.seats_size(); ++seat) unrevealed.push_back(UnrevealedCards(view, seat));
+    unrevealed.push_back(Deck(view));
+  }
+  // A seat the view does not list (a malformed view) counts as having revealed nothing.
+  const std::array<int, 16>& Unrevealed(int seat) const {
+    return seat >= 0 && static_cast<size_t>(seat) < unrevealed.size() ? unrevealed[seat] : unrevealed.back();
+  }
+  std::vector<std::array<int, 16>> unrevealed;  // by seat, then one for a seat not listed
+  std::vector<int> order;
+};
+
+double ChanceToWin(const v1::SultanView& view, const BidContext& context, uint32_t card, uint32_t cushion) {
   const int me = view.seat();
   double chance = 1;
   for (const v1::SultanBid& bid : view.bids())
     if (bid.cushion() == cushion && bid.seat() != me)
-      chance *= ChanceBelow(view, bid.seat(), card, WinsTie(view, false));
-  const std::vector<int> order = BidOrder(view);
+      chance *= ChanceBelow(context.Unrevealed(bid.seat()), card, WinsTie(view, false));
+  const std::vector<int>& order = context.order;
   const double to_cushion = 1.0 / std::max(1, view.cushions_size());
   for (size_t turn = view.bids_size() + 1; turn < order.size(); ++turn) {
     if (order[turn] == me) continue;
-    const double beaten = 1 - ChanceBelow(view, order[turn], card, WinsTie(view, true));
+    const double beaten = 1 - ChanceBelow(context.Unrevealed(order[turn]), card, WinsTie(view, true));
     chance *= 1 - to_cushion * beaten;
   }
   return chance;
@@ -103,8 +124,8 @@ double ChanceToWin(const v1::SultanView& view, uint32_t card, uint32_t cushion) 
 uint32_t ChooseReturn(const v1::SultanView& view, const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   double lowest = 1e9;
+  v1::SultanMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    v1::SultanMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_return_jewel()) continue;
     const double value = JewelValue(view, detail.return_jewel().jewel());
     if (value < lowest) lowest = value, best = move.id();
@@ -116,12 +137,13 @@ uint32_t ChooseBid(const v1::SultanView& view, const LegalMoves& legal) {
   uint32_t best = legal.Get(0).id();
   double best_utility = -1e9;
   uint32_t best_card = 0, best_cushion = 0;
+  const BidContext context(view);
+  v1::SultanMove detail;
   for (const v1::Move& move : legal) {
-    v1::SultanMove detail;
     if (!move.detail().UnpackTo(&detail) || !detail.has_bid()) continue;
     const uint32_t card = detail.bid().value(), cushion = detail.bid().cushion();
     if (cushion >= static_cast<uint32_t>(view.cushions_size())) continue;
-    const double utility = ChanceToWin(view, card, cushion) * JewelValue(view, view.cushions(cushion)) -
+    const double utility = ChanceToWin(view, context, card, cushion) * JewelValue(view, view.cushions(cushion)) -
                            kCardCost * card;
     const bool better = utility > best_utility + 1e-9 ||
                         (utility > best_utility - 1e-9 &&

@@ -1,10 +1,14 @@
 // The learned bot's decision time, as the bot process pays it: a turn's view and its legal
 // moves already described (as the arena sends them), the repository's 4-seat networks.
 // One benchmark per game over the decisions of one seeded game played by Dirk at every seat.
+// And Dirk's play-outs, as paired rollouts (learn/rollout.h) play them: one game of Dirk at
+// every seat, a new deal each iteration, through the policy interface (a view and described
+// moves per turn).
 #include <benchmark/benchmark.h>
 
 #include "engine/core/registry.h"
 #include "learn/learned_policy.h"
+#include "learn/play.h"
 #include "policy/dirk/dirk.h"
 
 namespace gavel {
@@ -51,6 +55,22 @@ void BM_LearnedChoose(benchmark::State& bench, const std::string& game_name) {
                                                      static_cast<double>(bench.iterations()));
 }
 
+void BM_DirkPlayOut(benchmark::State& bench, const Game* game, int players) {
+  const policy::Policy dirk = *policy::dirk::Dirk(game->name());
+  Rng rng(1);
+  uint64_t deal = 0;
+  size_t moves = 0;
+  for (auto _ : bench) {
+    auto state = std::move(*game->NewGame(players, ++deal, {}));
+    const absl::Status played = learn::PlayToEnd(*state, [&](const learn::Turn& turn, Seat) {
+      ++moves;
+      return dirk(turn);
+    }, rng);
+    if (!played.ok()) bench.SkipWithError(played.ToString().c_str());
+  }
+  bench.counters["moves_per_s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 }  // namespace gavel
 
@@ -59,6 +79,11 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("BM_LearnedChoose/" + game->name()).c_str(),
                                  gavel::BM_LearnedChoose, game->name())
         ->Unit(benchmark::kMicrosecond);
+  for (const gavel::Game* game : gavel::AllGames())
+    for (int players = game->info().min_players; players <= game->info().max_players; ++players)
+      benchmark::RegisterBenchmark(("BM_DirkPlayOut/" + game->name() + "/" + std::to_string(players)).c_str(),
+                                   gavel::BM_DirkPlayOut, game, players)
+          ->Unit(benchmark::kMicrosecond);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
