@@ -1,6 +1,7 @@
 #include "learn/play.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <thread>
 
@@ -47,12 +48,15 @@ absl::StatusOr<SeatResult> PlayRotated(const Game& game, int players, const Opti
 void ParallelFor(int count, int threads, const std::function<void(int)>& body) {
   if (count <= 0) return;
   threads = std::clamp(threads, 1, count);
-  auto worker = [&](int first) {
-    for (int i = first; i < count; i += threads) body(i);
+  // Each thread takes the next index when it is free: work of uneven lengths (games, worlds)
+  // does not leave a thread idle while another still has a queue of its own.
+  std::atomic<int> next = 0;
+  auto worker = [&] {
+    for (int i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) body(i);
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
   for (std::thread& thread : pool) thread.join();
 }
 

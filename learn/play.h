@@ -33,8 +33,9 @@ struct Match {
 absl::StatusOr<Outcome> PlayGame(const Game& game, const Match& match,
                                  std::span<const Policy> policies, Rng& rng);
 
-// body(i) for every i in [0, count), spread over `threads` threads (i, i + threads, ... on
-// each); the caller gives each i its own result slot, so results do not depend on `threads`.
+// body(i) for every i in [0, count), spread over `threads` threads (each takes the next i
+// when it is free); the caller gives each i its own result slot, so results do not depend
+// on `threads` or on which thread ran which i.
 void ParallelFor(int count, int threads, const std::function<void(int)>& body);
 
 // The generator of game `index` of a run seeded `seed`: every game its own, however many

@@ -39,24 +39,40 @@ std::vector<float> SeatResults(const Outcome& outcome) {
 absl::StatusOr<WorldResults> PairedRolloutResults(const Game& game, const v1::View& view,
                                                   std::span<const Move> moves, const Policy& base,
                                                   std::span<const uint64_t> world_seeds, int threads) {
-  if (world_seeds.empty()) return absl::InvalidArgumentError("rollouts need at least one world");
-  // Each world's results have their own slot and are summed in order afterwards: the
-  // means are the same for any thread count.
-  const int worlds = static_cast<int>(world_seeds.size());
-  std::vector<std::vector<float>> results(world_seeds.size(), std::vector<float>(moves.size()));
-  std::vector<absl::Status> errors(world_seeds.size());
-  ParallelFor(worlds, threads, [&](int world_index) {
-    const size_t w = static_cast<size_t>(world_index);
-    auto world = game.Resample(view, world_seeds[w]);
+  const RolloutRequest request{view, {moves.begin(), moves.end()}, {world_seeds.begin(), world_seeds.end()}};
+  auto results = PairedRolloutResults(game, std::span<const RolloutRequest>(&request, 1), base, threads);
+  if (!results.ok()) return results.status();
+  return std::move(results->front());
+}
+
+absl::StatusOr<std::vector<WorldResults>> PairedRolloutResults(const Game& game,
+                                                               std::span<const RolloutRequest> requests,
+                                                               const Policy& base, int threads) {
+  // Every world of every request is one task with its own result slot; the results do not
+  // depend on which thread plays which.
+  std::vector<WorldResults> results;
+  std::vector<std::pair<size_t, size_t>> tasks;  // request, world
+  for (size_t r = 0; r < requests.size(); ++r) {
+    const RolloutRequest& request = requests[r];
+    if (request.world_seeds.empty()) return absl::InvalidArgumentError("rollouts need at least one world");
+    results.emplace_back(request.world_seeds.size(), std::vector<float>(request.moves.size()));
+    for (size_t w = 0; w < request.world_seeds.size(); ++w) tasks.emplace_back(r, w);
+  }
+  std::vector<absl::Status> errors(tasks.size());
+  ParallelFor(static_cast<int>(tasks.size()), threads, [&](int task) {
+    const auto [r, w] = tasks[static_cast<size_t>(task)];
+    const RolloutRequest& request = requests[r];
+    absl::Status& error = errors[static_cast<size_t>(task)];
+    auto world = game.Resample(request.view, request.world_seeds[w]);
     if (!world.ok()) {
-      errors[w] = world.status();
+      error = world.status();
       return;
     }
     const Seat seat = (*world)->to_move();
-    for (size_t i = 0; i < moves.size() && errors[w].ok(); ++i) {
-      auto result = PlayOut(**world, moves[i], seat, base, world_seeds[w]);
-      if (result.ok()) results[w][i] = *result;
-      else errors[w] = result.status();
+    for (size_t i = 0; i < request.moves.size() && error.ok(); ++i) {
+      auto result = PlayOut(**world, request.moves[i], seat, base, request.world_seeds[w]);
+      if (result.ok()) results[r][w][i] = *result;
+      else error = result.status();
     }
   });
   for (const absl::Status& error : errors) GAVEL_RETURN_IF_ERROR(error);

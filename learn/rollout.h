@@ -57,6 +57,19 @@ using WorldResults = std::vector<std::vector<float>>;
 absl::StatusOr<WorldResults> PairedRolloutResults(const Game& game, const v1::View& view,
                                                   std::span<const Move> moves, const Policy& base,
                                                   std::span<const uint64_t> world_seeds, int threads = 1);
+
+// One decision's paired rollouts, to be played with others.
+struct RolloutRequest {
+  v1::View view;
+  std::vector<Move> moves;
+  std::vector<uint64_t> world_seeds;
+};
+// PairedRolloutResults of every request, their worlds all played out on the same `threads`
+// threads: a game's few sampled decisions keep the threads busier than each decision's
+// handful of worlds on its own. The results are those of the requests one by one.
+absl::StatusOr<std::vector<WorldResults>> PairedRolloutResults(const Game& game,
+                                                               std::span<const RolloutRequest> requests,
+                                                               const Policy& base, int threads = 1);
 // The moves' means and gains over the first move; `results` holds at least one world.
 RolloutValues SummarizeRollouts(const WorldResults& results);
 

@@ -3,7 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/status.h"
 #include "learn/ismcts.h"
-#include "learn/rollout.h"
 
 namespace gavel::learn {
 namespace {
@@ -132,10 +131,10 @@ absl::Status Trainer::PlayEpisode(double epsilon, double guide_share) {
   return absl::OkStatus();
 }
 
-absl::Status Trainer::CompareMoves(const Turn& turn, const Policy& playouts) {
+absl::StatusOr<Trainer::Comparison> Trainer::PrepareComparison(const Turn& turn) {
   std::optional<Move> advice;
-  Mlp::Matrix rows;
-  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, {}, &rows, &advice));
+  Comparison comparison;
+  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, {}, &comparison.rows, &advice));
   // The moves compared: the advice (or, unadvised, a random move) and distinct others,
   // those the network rates best first.
   std::vector<Move> favourites;
@@ -144,19 +143,29 @@ absl::Status Trainer::CompareMoves(const Turn& turn, const Policy& playouts) {
     if (!best.ok()) return best.status();
     favourites = *std::move(best);
   }
-  const std::vector<Move> moves =
-      RolloutCandidates(turn, advice, favourites, config_.candidates, rng_);
-  std::vector<uint64_t> world_seeds(static_cast<size_t>(config_.rollouts));
-  for (uint64_t& seed : world_seeds) seed = rng_.Next();
-  auto values = PairedRolloutValues(game_, turn.view(), moves, playouts, world_seeds,
-                                    config_.rollout_threads);
-  if (!values.ok()) return values.status();
-  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, moves, &rows));
-  for (size_t i = 0; i < moves.size(); ++i) {
-    const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
-    double gain = values->mean[i] - values->mean[0];
-    if (gain > 0 && gain <= config_.target_min_z * values->gain_error[i]) gain = 0;
-    Store(Sample{std::vector<float>(row, row + rows.cols()), static_cast<float>(gain)});
+  RolloutRequest& rollouts = comparison.rollouts;
+  rollouts.view = turn.view();
+  rollouts.moves = RolloutCandidates(turn, advice, favourites, config_.candidates, rng_);
+  rollouts.world_seeds.resize(static_cast<size_t>(config_.rollouts));
+  for (uint64_t& seed : rollouts.world_seeds) seed = rng_.Next();
+  GAVEL_RETURN_IF_ERROR(policy_.Rows(turn, rollouts.moves, &comparison.rows));
+  return comparison;
+}
+
+absl::Status Trainer::CompareMoves(std::span<const Comparison> comparisons, const Policy& playouts) {
+  std::vector<RolloutRequest> requests;
+  for (const Comparison& comparison : comparisons) requests.push_back(comparison.rollouts);
+  auto results = PairedRolloutResults(game_, requests, playouts, config_.rollout_threads);
+  if (!results.ok()) return results.status();
+  for (size_t c = 0; c < comparisons.size(); ++c) {
+    const RolloutValues values = SummarizeRollouts((*results)[c]);
+    const Mlp::Matrix& rows = comparisons[c].rows;
+    for (size_t i = 0; i < values.mean.size(); ++i) {
+      const float* row = rows.row(static_cast<Eigen::Index>(i)).data();
+      double gain = values.mean[i] - values.mean[0];
+      if (gain > 0 && gain <= config_.target_min_z * values.gain_error[i]) gain = 0;
+      Store(Sample{std::vector<float>(row, row + rows.cols()), static_cast<float>(gain)});
+    }
   }
   return absl::OkStatus();
 }
@@ -195,16 +204,23 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
     const Seat seat = static_cast<Seat>(turn.view().seat());
     return game.Compared(seat) ? compared_playouts(turn) : (*game.members[static_cast<size_t>(seat)])(turn);
   };
-  return PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
+  // The sampled decisions are compared once the game is over, all their worlds at once; the
+  // network does not change within a game, so the samples are those of comparing each at once.
+  std::vector<Comparison> comparisons;
+  GAVEL_RETURN_IF_ERROR(PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();
-    if (game.Compared(seat) && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6)
-      GAVEL_RETURN_IF_ERROR(CompareMoves(turn, playouts));
+    if (game.Compared(seat) && legal.size() > 1 && rng_.Below(1000000) < config_.sample_rate * 1e6) {
+      auto comparison = PrepareComparison(turn);
+      if (!comparison.ok()) return comparison.status();
+      comparisons.push_back(*std::move(comparison));
+    }
     // The base game goes on with each seat's policy, the compared seat sometimes at random
     // to widen the states seen.
     const Move move = legal[rng_.Below(static_cast<uint32_t>(legal.size()))];
     if (game.Compared(seat) && rng_.Below(1000000) < epsilon * 1e6) return move;
     return (*game.members[static_cast<size_t>(seat)])(turn);
-  }, rng_);
+  }, rng_));
+  return CompareMoves(comparisons, playouts);
 }
 
 absl::Status Trainer::ImitationEpisode(double epsilon) {

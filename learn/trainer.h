@@ -10,6 +10,7 @@
 // on the guide (one step of policy iteration). Opponents mix the current network, older
 // snapshots, random play and named extra opponents.
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "learn/ismcts.h"
 #include "learn/play.h"
 #include "learn/q_policy.h"
+#include "learn/rollout.h"
 
 namespace gavel::learn {
 
@@ -168,8 +170,16 @@ class Trainer {
     bool Compared(Seat seat) const { return learner == kNoSeat || seat == learner; }
   };
   absl::StatusOr<BaseGame> NewBaseGame();
-  // `playouts` plays every seat of the compared moves' worlds.
-  absl::Status CompareMoves(const Turn& turn, const Policy& playouts);
+  // A sampled decision of a rollout game: the candidates' paired rollouts to play and their
+  // network input rows.
+  struct Comparison {
+    RolloutRequest rollouts;
+    Mlp::Matrix rows;
+  };
+  absl::StatusOr<Comparison> PrepareComparison(const Turn& turn);
+  // Plays the comparisons' rollouts (`playouts` at every seat of their worlds) and stores
+  // each candidate's paired gain as its sample.
+  absl::Status CompareMoves(std::span<const Comparison> comparisons, const Policy& playouts);
   // Up to config_.network_candidates legal moves other than `reference`, best Q first.
   absl::StatusOr<std::vector<Move>> NetworkFavourites(const Turn& turn, Move reference) const;
   absl::StatusOr<size_t> ChooseFor(const SeatPlan& plan, const Turn& turn, double epsilon,

@@ -69,6 +69,29 @@ TEST(PooledScratch, KeepsWhatSmallInputsGrewAndDropsLargeOnes) {
   }
 }
 
+// TryUnpack is Any::UnpackTo: the message only if the Any holds that type and its bytes parse.
+TEST(TryUnpack, TakesOnlyItsOwnTypeAndWellFormedBytes) {
+  v1::Move move;
+  move.set_id(7);
+  move.set_text("seven");
+  google::protobuf::Any any;
+  any.PackFrom(move);
+  v1::Move unpacked;
+  ASSERT_TRUE(TryUnpack(any, &unpacked));
+  EXPECT_EQ(unpacked.id(), 7u);
+  EXPECT_EQ(unpacked.text(), "seven");
+  v1::View other_type;
+  EXPECT_FALSE(TryUnpack(any, &other_type));
+  EXPECT_FALSE(UnpackAny(any, &other_type, "the view").ok());
+  google::protobuf::Any empty_move;  // no bytes, which any message parses: only the type differs
+  empty_move.PackFrom(v1::Move());
+  EXPECT_TRUE(TryUnpack(empty_move, &unpacked));
+  EXPECT_FALSE(TryUnpack(empty_move, &other_type));
+  any.set_value("\xff");  // a truncated varint
+  EXPECT_FALSE(TryUnpack(any, &unpacked));
+  EXPECT_FALSE(UnpackAny(any, &unpacked, "the move").ok());
+}
+
 TEST(ClearReusedBuffer, KeepsASmallBuffersCapacityAndDropsALargeOne) {
   std::string small(1000, 'x');
   const size_t small_capacity = small.capacity();

@@ -148,7 +148,7 @@ uint32_t ChooseCarat(const v1::View& view, const LegalMoves& legal) {
   Score best_score;
   v1::CaratMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_place()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_place()) continue;
     const v1::CaratMove::Place& place = detail.place();
     const int type = static_cast<int>(place.tile().type());
     if (type < 1 || type > 6 || place.row() >= kSize || place.column() >= kSize) continue;

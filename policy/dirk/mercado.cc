@@ -193,7 +193,7 @@ uint32_t ChoosePrivilege(const v1::MercadoView& view, const LegalMoves& legal) {
       Me(view).bag().black() + Me(view).person_tile().black() > 0;
   v1::MercadoMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_play_privilege()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_play_privilege()) continue;
     const int type = static_cast<int>(detail.play_privilege().type());
     if (type < 0 || type >= m::kPrivilegeTypes) continue;
     const int value = m::Privilege(type).value;
@@ -206,7 +206,7 @@ uint32_t ChoosePrivilege(const v1::MercadoView& view, const LegalMoves& legal) {
   }
   if (best_value > 0) return best;
   for (const v1::Move& move : legal) {
-    if (move.detail().UnpackTo(&detail) && detail.has_no_privilege()) return move.id();
+    if (TryUnpack(move.detail(), &detail) && detail.has_no_privilege()) return move.id();
   }
   return legal.Get(0).id();
 }
@@ -215,7 +215,7 @@ uint32_t ChoosePrivilege(const v1::MercadoView& view, const LegalMoves& legal) {
 uint32_t Find(const LegalMoves& legal, v1::MercadoMove::MoveCase which, uint32_t fallback) {
   v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    if (move.detail().UnpackTo(&detail) && detail.move_case() == which) return move.id();
+    if (TryUnpack(move.detail(), &detail) && detail.move_case() == which) return move.id();
   }
   return fallback;
 }
@@ -249,7 +249,7 @@ uint32_t ChoosePlace(const v1::MercadoView& view, const LegalMoves& legal) {
   bool any_place = false;
   v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_place()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_place()) continue;
     const double rating = RatePlacement(view, static_cast<int>(detail.place().coin()) - 1,
                                         static_cast<int>(detail.place().position()));
     if (!any_place || rating > best_rating) best_rating = rating, best = move.id();
@@ -265,7 +265,7 @@ uint32_t ChooseJoker(const v1::MercadoView& view, const LegalMoves& legal) {
   double best_rating = -1e9;
   v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_place_joker()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_place_joker()) continue;
     const double rating =
         RatePlacement(view, m::kWhite, static_cast<int>(detail.place_joker().position()));
     if (rating > best_rating) best_rating = rating, best = move.id();
@@ -278,7 +278,7 @@ uint32_t ChooseScore(const v1::MercadoView& view, const LegalMoves& legal) {
   double best_worth = -1e9;
   v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_score()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_score()) continue;
     const double worth = TileWorth(view, static_cast<int>(detail.score().position()));
     if (worth > best_worth) best_worth = worth, best = move.id();
   }
@@ -290,7 +290,7 @@ uint32_t ChooseDiscard(const LegalMoves& legal) {
   int lowest = 1 << 20;
   v1::MercadoMove detail;
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_discard_privilege()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_discard_privilege()) continue;
     const int type = static_cast<int>(detail.discard_privilege().type());
     if (type < 0 || type >= m::kPrivilegeTypes) continue;
     if (m::Privilege(type).value < lowest) lowest = m::Privilege(type).value, best = move.id();

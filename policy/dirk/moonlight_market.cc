@@ -110,7 +110,7 @@ uint32_t ChooseCard(const v1::MoonlightView& view) {
 std::optional<uint32_t> FindBid(const LegalMoves& legal, uint32_t card, int cushion) {
   v1::MoonlightMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    if (move.detail().UnpackTo(&detail) && detail.has_bid() && detail.bid().card() == card &&
+    if (TryUnpack(move.detail(), &detail) && detail.has_bid() && detail.bid().card() == card &&
         static_cast<int>(detail.bid().cushion()) == cushion)
       return move.id();
   }
@@ -151,7 +151,7 @@ int TargetChain(const v1::MoonlightSeatView& me, uint32_t code) {
 uint32_t ChooseChainMove(const v1::MoonlightView& view, const LegalMoves& legal) {
   v1::MoonlightMove detail;
   for (const v1::Move& move : legal) {
-    if (move.detail().UnpackTo(&detail) && detail.has_hammer() && detail.hammer().discard()) return move.id();
+    if (TryUnpack(move.detail(), &detail) && detail.has_hammer() && detail.hammer().discard()) return move.id();
   }
   const v1::MoonlightSeatView& me = view.seats(view.seat());
   std::optional<uint32_t> next;
@@ -163,7 +163,7 @@ uint32_t ChooseChainMove(const v1::MoonlightView& view, const LegalMoves& legal)
   const int colour = TargetChain(me, *next);
   std::optional<uint32_t> same_tile;
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_attach() || detail.attach().tile() != *next) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_attach() || detail.attach().tile() != *next) continue;
     if (static_cast<int>(detail.attach().colour()) == colour + 1) return move.id();
     if (!same_tile) same_tile = move.id();
   }

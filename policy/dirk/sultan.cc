@@ -126,7 +126,7 @@ uint32_t ChooseReturn(const v1::SultanView& view, const LegalMoves& legal) {
   double lowest = 1e9;
   v1::SultanMove detail;  // one message for every move: parsed into, not allocated per move
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_return_jewel()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_return_jewel()) continue;
     const double value = JewelValue(view, detail.return_jewel().jewel());
     if (value < lowest) lowest = value, best = move.id();
   }
@@ -140,7 +140,7 @@ uint32_t ChooseBid(const v1::SultanView& view, const LegalMoves& legal) {
   const BidContext context(view);
   v1::SultanMove detail;
   for (const v1::Move& move : legal) {
-    if (!move.detail().UnpackTo(&detail) || !detail.has_bid()) continue;
+    if (!TryUnpack(move.detail(), &detail) || !detail.has_bid()) continue;
     const uint32_t card = detail.bid().value(), cushion = detail.bid().cushion();
     if (cushion >= static_cast<uint32_t>(view.cushions_size())) continue;
     const double utility = ChanceToWin(view, context, card, cushion) * JewelValue(view, view.cushions(cushion)) -

@@ -802,6 +802,33 @@ TEST(Rollout, ValuesAreTheSameForAnyThreadCount) {
 #endif
 
 #if GAVEL_HAS_GAME_carat
+// Several decisions' rollouts played together give each the results it has on its own.
+TEST(Rollout, RequestsTogetherGiveWhatEachGivesAlone) {
+  const Game& game = *FindGame("carat");
+  std::vector<RolloutRequest> requests;
+  for (int steps : {3, 11}) {
+    const Position position = MidGame(game, 3, 9, steps);
+    ASSERT_GT(position.legal.size(), 1u);
+    requests.push_back({position.view, {position.legal[0], position.legal[1]},
+                        {static_cast<uint64_t>(steps), 40, 41}});
+  }
+  requests[1].world_seeds.resize(2);
+  for (int threads : {1, 3}) {
+    auto together = PairedRolloutResults(game, requests, RandomPolicy(), threads);
+    ASSERT_TRUE(together.ok()) << together.status();
+    ASSERT_EQ(together->size(), 2u);
+    for (size_t r = 0; r < requests.size(); ++r) {
+      auto alone = PairedRolloutResults(game, requests[r].view, requests[r].moves, RandomPolicy(),
+                                        requests[r].world_seeds, 1);
+      ASSERT_TRUE(alone.ok()) << alone.status();
+      EXPECT_EQ((*together)[r], *alone);
+      EXPECT_EQ((*together)[r].size(), requests[r].world_seeds.size());
+    }
+  }
+  requests[1].world_seeds.clear();
+  EXPECT_FALSE(PairedRolloutResults(game, requests, RandomPolicy(), 2).ok());
+}
+
 TEST(Rollout, CandidatesBeginWithTheReferenceThenThePreferred) {
   const Game& game = *FindGame("carat");
   const Position position = MidGame(game, 4, 8, 6);
