@@ -205,7 +205,8 @@ absl::Status Trainer::RolloutEpisode(double epsilon) {
     return game.Compared(seat) ? compared_playouts(turn) : (*game.members[static_cast<size_t>(seat)])(turn);
   };
   // The sampled decisions are compared once the game is over, all their worlds at once; the
-  // network does not change within a game, so the samples are those of comparing each at once.
+  // network does not change within a game, so the samples are those of comparing each as it
+  // came up.
   std::vector<Comparison> comparisons;
   GAVEL_RETURN_IF_ERROR(PlayToEnd(*game.state, [&](const Turn& turn, Seat seat) -> absl::StatusOr<Move> {
     const std::span<const Move> legal = turn.legal();

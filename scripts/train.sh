@@ -32,9 +32,9 @@
 # bytes). End to end on two cores, every table size, nothing else running (2026-11-27,
 # before Sultan's third stage, which brought Sultan to about 84 minutes; 110 minutes end to
 # end on the slower machine of 2026-11-30, 70 there since Dirk's play-outs allocate little and
-# 57 since a game's sampled decisions are compared together, docs/learning.md): Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s,
-# Mercado 21 min 24 s, Morgenland 38 min 2 s, each run writing its game's weights and curves
-# as in weights/, byte for byte.
+# 57 since a game's sampled decisions are compared together, docs/learning.md): Sultan 38 min
+# 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s, Mercado 21 min 24 s, Morgenland 38 min
+# 2 s, each run writing its game's weights and curves as in weights/, byte for byte.
 #
 # Then the search bot's value networks where a table has settings for one
 # (weights/<game>-<n>p.value.train; Morgenland at three to five players): 30-45 s each on two
