@@ -7,6 +7,8 @@
 // evaluations use their own seeds). Progress goes to stderr; every evaluation is a line of
 // --curve (CSV). --out receives the network that evaluated best against the first of
 // --eval_vs (Dirk by default), --out_last the last one.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -256,12 +258,18 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   return config;
 }
 
-// Progress bar on stderr: `done` of `total`, then `note`.
+// Progress bar on stderr: `done` of `total`, then `note`. Into a file or pipe (train.sh's
+// logs when it trains several tables at once) only at each whole percent, one line each.
 void ShowProgress(int done, int total, const std::string& note) {
+  static const bool terminal = isatty(STDERR_FILENO);
+  static int last_percent = -1;
+  const int percent = 100 * done / std::max(1, total);
+  if (!terminal && percent == last_percent) return;
+  last_percent = percent;
   const int width = 40;
   const int filled = width * done / std::max(1, total);
-  std::fprintf(stderr, "\r[%s%s] %d/%d %s", std::string(filled, '#').c_str(),
-               std::string(width - filled, ' ').c_str(), done, total, note.c_str());
+  std::fprintf(stderr, "%s[%s%s] %d/%d %s%s", terminal ? "\r" : "", std::string(filled, '#').c_str(),
+               std::string(width - filled, ' ').c_str(), done, total, note.c_str(), terminal ? "" : "\n");
 }
 
 void WriteCurveRow(std::ofstream& curve, const std::string& step, const std::string& opponent,

@@ -39,6 +39,12 @@
 # Then the search bot's value networks where a table has settings for one
 # (weights/<game>-<n>p.value.train; Morgenland at three to five players): 30-45 s each on two
 # cores, the same bytes on any thread count.
+#
+# A game's tables train GAVEL_TRAIN_JOBS at a time (2 by default), each stage with
+# GAVEL_TRAIN_THREADS threads (2) for its evaluations, searches and rollouts: self-play keeps
+# only one core busy, so two tables side by side use the machine. With more than one at a time,
+# each table's output goes to build/train-stages/<game>-<n>p.train.log and a line says when it
+# is done. The weights depend on neither count. Times above are of one table at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ ${GAVEL_SKIP_BUILD:-} == 1 ]] || scripts/build.sh >/dev/null
@@ -53,51 +59,107 @@ threads=${GAVEL_TRAIN_THREADS:-2}  # evaluations, searches and rollouts at once;
 # weights/<game>-<n>p.gmlp and .curve.csv; an earlier stage k writes
 # weights/<game>-<n>p.stage<k>.curve.csv and its weights in $build_dir/train-stages (a fixed
 # path, since the curves name it). The games are those of this build (gavel-train --list_games).
+jobs=${GAVEL_TRAIN_JOBS:-2}  # tables trained at once (self-play keeps one core busy); same weights on any count
 games=("$@")
 ((${#games[@]})) || mapfile -t games < <("$build_dir/learn/gavel-train" --list_games)
 stages_dir=$build_dir/train-stages
 mkdir -p "$stages_dir"
+
+# One table's settings file: sets name, players and every stage's flags (lines), weights (outs)
+# and curve (curves); a stage naming one that is not before it stops the script.
+plan_table() {
+  local settings=$1 stage k line
+  name=$(basename "$settings" .train)  # <game>-<n>p
+  players=${name##*-}
+  players=${players%p}
+  mapfile -t stages < <(grep -v '^[[:space:]]*$' "$settings")
+  outs=() curves=() lines=()
+  for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
+    if ((stage == ${#stages[@]})); then
+      outs+=("$weights_dir/$name.gmlp") curves+=("$weights_dir/$name.curve.csv")
+    else
+      outs+=("$stages_dir/$name.stage$stage.gmlp") curves+=("$weights_dir/$name.stage$stage.curve.csv")
+    fi
+    line=${stages[stage - 1]}
+    ((stage == 1)) || line=${line//\{previous\}/${outs[stage - 2]}}
+    for ((k = 1; k < stage; k++)); do line=${line//\{stage$k\}/${outs[k - 1]}}; done
+    [[ $line != *"{stage"* && $line != *"{previous}"* ]] || { echo "$settings: stage $stage names a stage that is not before it" >&2; exit 2; }
+    lines+=("$line")
+  done
+}
+
+train_table() {
+  local stage flags
+  plan_table "$1"
+  for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
+    read -r -a flags <<<"${lines[stage - 1]}"
+    ((${#stages[@]} == 1)) || echo "$name: stage $stage of ${#stages[@]}" >&2
+    "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
+      --eval_threads="$threads" --rollout_threads="$threads" --out="${outs[stage - 1]}" --curve="${curves[stage - 1]}"
+  done
+}
+
+# The search bot's value networks (learn/value_network.h): weights/<game>-<n>p.value.train
+# holds one line of flags for gavel-train --method=value, which writes <game>-<n>p.value.
+train_value() {
+  local settings=$1 flags
+  name=$(basename "$settings" .value.train)  # <game>-<n>p
+  players=${name##*-}
+  players=${players%p}
+  read -r -a flags < <(grep -v '^[[:space:]]*$' "$settings" | head -n 1)
+  echo "$name: value network" >&2
+  "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 --method=value \
+    --value_weights="$weights_dir" "${flags[@]}" --eval_threads="$threads" --out="$weights_dir/$name.value"
+}
+
+# Runs `$1 <settings file>` for every further argument, $jobs at a time. With more than one,
+# each one's output goes to $stages_dir/<settings file's name>.log; a failure stops the others
+# and the script, showing the end of its log.
+declare -A job_logs=()
+stop_jobs() {
+  local pid
+  for pid in "${!job_logs[@]}"; do pkill -TERM -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+}
+trap 'stop_jobs; exit 130' INT TERM
+wait_for_a_job() {
+  local pid status=0
+  wait -n -p pid || status=$?
+  local log=${job_logs[$pid]}
+  unset "job_logs[$pid]"
+  if ((status)); then
+    echo "$(basename "$log" .log): failed (status $status); the end of $log:" >&2
+    tail -n 20 "$log" >&2
+    stop_jobs
+    exit "$status"
+  fi
+  echo "$(basename "$log" .log): done; $(grep -v '^[[:space:]]*$' "$log" | tail -n 1)" >&2
+}
+run_each() {
+  local command=$1 settings log
+  shift
+  if ((jobs <= 1)); then
+    for settings; do "$command" "$settings"; done
+    return
+  fi
+  for settings; do
+    ((${#job_logs[@]} < jobs)) || wait_for_a_job
+    log=$stages_dir/$(basename "$settings").log
+    echo "$(basename "$settings"): started, output in $log" >&2
+    "$command" "$settings" >"$log" 2>&1 &
+    job_logs[$!]=$log
+  done
+  while ((${#job_logs[@]})); do wait_for_a_job; done
+}
+
 for game in "${games[@]}"; do
   shopt -s nullglob
   settings_files=("$weights_dir/$game"-*p.train)
   ((${#settings_files[@]})) || { echo "$game: no training settings ($weights_dir/$game-<n>p.train)" >&2; exit 2; }
-  for settings in "${settings_files[@]}"; do
-    name=$(basename "$settings" .train)  # <game>-<n>p
-    players=${name##*-}
-    players=${players%p}
-    mapfile -t stages < <(grep -v '^[[:space:]]*$' "$settings")
-    # Every stage's files and flags first, so that a stage naming one not before it stops the
-    # run before anything trains.
-    outs=() curves=() lines=()
-    for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
-      if ((stage == ${#stages[@]})); then
-        outs+=("$weights_dir/$name.gmlp") curves+=("$weights_dir/$name.curve.csv")
-      else
-        outs+=("$stages_dir/$name.stage$stage.gmlp") curves+=("$weights_dir/$name.stage$stage.curve.csv")
-      fi
-      line=${stages[stage - 1]}
-      ((stage == 1)) || line=${line//\{previous\}/${outs[stage - 2]}}
-      for ((k = 1; k < stage; k++)); do line=${line//\{stage$k\}/${outs[k - 1]}}; done
-      [[ $line != *"{stage"* && $line != *"{previous}"* ]] || { echo "$settings: stage $stage names a stage that is not before it" >&2; exit 2; }
-      lines+=("$line")
-    done
-    for ((stage = 1; stage <= ${#stages[@]}; stage++)); do
-      read -r -a flags <<<"${lines[stage - 1]}"
-      ((${#stages[@]} == 1)) || echo "$name: stage $stage of ${#stages[@]}" >&2
-      "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 "${flags[@]}" \
-        --eval_threads="$threads" --rollout_threads="$threads" --out="${outs[stage - 1]}" --curve="${curves[stage - 1]}"
-    done
-  done
-  # The search bot's value networks (learn/value_network.h): weights/<game>-<n>p.value.train
-  # holds one line of flags for gavel-train --method=value, which writes <game>-<n>p.value.
-  # After the game's networks, whose play it may learn from (--value_population=learned).
-  for settings in "$weights_dir/$game"-*p.value.train; do
-    name=$(basename "$settings" .value.train)  # <game>-<n>p
-    players=${name##*-}
-    players=${players%p}
-    read -r -a flags < <(grep -v '^[[:space:]]*$' "$settings" | head -n 1)
-    echo "$name: value network" >&2
-    "$build_dir/learn/gavel-train" --game="$game" --players="$players" --seed=1 --method=value \
-      --value_weights="$weights_dir" "${flags[@]}" --eval_threads="$threads" --out="$weights_dir/$name.value"
-  done
+  # Every table's stages first, so that a stage naming one not before it stops the run before
+  # anything trains.
+  for settings in "${settings_files[@]}"; do plan_table "$settings"; done
+  run_each train_table "${settings_files[@]}"
+  # After all of the game's networks, whose play they may learn from (--value_population=learned
+  # loads every network in the folder).
+  run_each train_value "$weights_dir/$game"-*p.value.train
 done

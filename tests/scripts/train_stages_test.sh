@@ -11,7 +11,16 @@ mkdir -p "$work/build/learn" "$work/weights"
 cat >"$work/build/learn/gavel-train" <<'STUB'
 #!/usr/bin/env bash
 echo "$*" >>"$(dirname "$0")/../calls"
-for flag; do [[ $flag != --out=* ]] || : >"${flag#--out=}"; done
+for flag; do
+  case $flag in
+    --out=*) : >"${flag#--out=}" ;;
+    # A rendezvous through a FIFO: each side's open blocks until the other side's, so both
+    # finish only if the two tables train at the same time.
+    --wait_for=*) timeout 20 cat "${flag#--wait_for=}" >/dev/null ;;
+    --signal=*) timeout 20 bash -c 'echo go >"$1"' _ "${flag#--signal=}" ;;
+    --fail) echo "stand-in trainer failing on purpose" >&2; exit 3 ;;
+  esac
+done
 STUB
 chmod +x "$work/build/learn/gavel-train"
 run() { GAVEL_SKIP_BUILD=1 GAVEL_TRAIN_THREADS=3 GAVEL_BUILD_DIR="$work/build" GAVEL_WEIGHTS_DIR="$work/weights" bash "$repo/scripts/train.sh" toy; }
@@ -51,4 +60,21 @@ mapfile -t calls <"$work/build/calls"
 [[ ${calls[0]} == *" --out=$work/weights/toy-2p.gmlp "* ]] || fail "the network first: ${calls[0]}"
 [[ ${calls[1]} == "--game=toy --players=2 --seed=1 --method=value --value_weights=$work/weights --episodes=7 --hidden=9 --eval_threads=3 --out=$work/weights/toy-2p.value" ]] ||
   fail "value network: ${calls[1]}"
+# Two tables at once (GAVEL_TRAIN_JOBS, 2 by default): each only finishes if the other runs
+# beside it; each one's output goes to its log.
+rm -f "$work/build/calls" "$work/weights/toy-2p.value.train"
+mkfifo "$work/fifo"
+printf '%s\n' "--wait_for=$work/fifo" >"$work/weights/toy-2p.train"
+printf '%s\n' "--signal=$work/fifo" >"$work/weights/toy-3p.train"
+run 2>"$work/err" || fail "two tables at once: $(cat "$work/err")"
+mapfile -t calls <"$work/build/calls"
+((${#calls[@]} == 2)) || fail "expected both tables, got ${#calls[@]} calls"
+grep -q "^toy-2p.train: done" "$work/err" && grep -q "^toy-3p.train: done" "$work/err" || fail "no table reported done: $(cat "$work/err")"
+[[ -e $work/build/train-stages/toy-3p.train.log ]] || fail "no log of the three-player table"
+
+# A table that fails stops the script, which shows its log's end.
+printf '%s\n' '--fail' >"$work/weights/toy-2p.train"
+printf '%s\n' '--method=selfplay' >"$work/weights/toy-3p.train"
+if run 2>"$work/err"; then fail "a failed table did not fail the script"; fi
+grep -q "^toy-2p.train: failed" "$work/err" && grep -q "failing on purpose" "$work/err" || fail "no clear error: $(cat "$work/err")"
 echo "train.sh stages: ok"
