@@ -3,6 +3,7 @@
 # weights named {previous} and {stage<k>}, the last stage writes the table's files, and a
 # stage naming one that is not before it (or a first stage naming {previous}) stops the run
 # before any stage trains. Every stage gets the script's threads for evaluations and rollouts.
+# Two tables train at the same time, and a table that fails fails the script with its log shown.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
