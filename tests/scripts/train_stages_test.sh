@@ -3,7 +3,8 @@
 # weights named {previous} and {stage<k>}, the last stage writes the table's files, and a
 # stage naming one that is not before it (or a first stage naming {previous}) stops the run
 # before any stage trains. Every stage gets the script's threads for evaluations and rollouts.
-# Two tables train at the same time, and a table that fails fails the script with its log shown.
+# Two tables train at the same time, and a table that fails fails the script with its log shown
+# and stops the other.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -20,6 +21,9 @@ for flag; do
     --wait_for=*) timeout 20 cat "${flag#--wait_for=}" >/dev/null ;;
     --signal=*) timeout 20 bash -c 'echo go >"$1"' _ "${flag#--signal=}" ;;
     --fail) echo "stand-in trainer failing on purpose" >&2; exit 3 ;;
+    # A long training: holds a lock (released when the process ends) until 30 s have passed.
+    --hold=*) exec 9>"${flag#--hold=}" && flock 9 ;;
+    --hang=*) exec 3<>"${flag#--hang=}" && read -r -t 30 -u 3 _ || true ;;
   esac
 done
 STUB
@@ -78,4 +82,13 @@ printf '%s\n' '--fail' >"$work/weights/toy-2p.train"
 printf '%s\n' '--method=selfplay' >"$work/weights/toy-3p.train"
 if run 2>"$work/err"; then fail "a failed table did not fail the script"; fi
 grep -q "^toy-2p.train: failed" "$work/err" && grep -q "failing on purpose" "$work/err" || fail "no clear error: $(cat "$work/err")"
+
+# ... and stops the table training beside it: the three-player one has taken its lock when the
+# two-player one fails, and gives it up only when it ends (by itself after 30 s).
+mkfifo "$work/hang"
+printf '%s\n' "--wait_for=$work/fifo --fail" >"$work/weights/toy-2p.train"
+printf '%s\n' "--hold=$work/lock --signal=$work/fifo --hang=$work/hang" >"$work/weights/toy-3p.train"
+if run 2>"$work/err"; then fail "a failed table did not fail the script"; fi
+grep -q "^toy-2p.train: failed" "$work/err" || fail "no clear error: $(cat "$work/err")"
+flock -w 10 "$work/lock" true || fail "the table beside a failed one was not stopped"
 echo "train.sh stages: ok"
