@@ -284,6 +284,23 @@ class EnvironmentTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             env.step(np.zeros(3))
 
+    def test_the_vector_environments_observations_are_each_movers_features(self):
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            env = gavel.VectorEnv(name, players, num_envs=4, seed=11)
+            tables = [gavel.new_game(name, players, 11 + i) for i in range(4)]  # table i's seed
+            rng = np.random.default_rng(5)
+            _, mask = env.observe()
+            for _ in range(20):
+                expected = np.stack([table.features(table.to_move)[0] for table in tables])
+                np.testing.assert_array_equal(env.observations(), expected, name)
+                actions = (rng.random(4) * mask.sum(axis=1)).astype(np.int64)
+                _, done, _, mask = env.step(actions)
+                if done.any():
+                    break  # a finished table starts again from the next seed
+                for table, action in zip(tables, actions):
+                    table.apply(table.legal_moves()[action])
+
 
 class ArenaBotTest(unittest.TestCase):
     def test_a_python_policy_plays_a_tournament_in_a_few_lines(self):
