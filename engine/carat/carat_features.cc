@@ -8,6 +8,7 @@
 #include "engine/carat/carat.h"
 #include "engine/core/status.h"
 #include "engine/carat/carat_wire.h"
+#include "engine/core/proto_util.h"
 
 namespace gavel::carat {
 namespace {
@@ -201,10 +202,11 @@ class Featurizer {
 
 absl::Status FeaturizeCarat(const v1::View& view_proto, std::span<const Move> moves,
                             Features* out) {
-  v1::CaratView view;
+  PooledScratch<v1::CaratView> view;  // reused: no allocation per decision (its board's spaces)
+  GAVEL_RETURN_IF_ERROR(view.Unpack(view_proto.view(), "the carat view"));
   Data data;
-  GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
-  const Featurizer featurizer(view, data);
+  GAVEL_RETURN_IF_ERROR(DecodeView(*view, &data));
+  const Featurizer featurizer(*view, data);
   featurizer.Observation(out->observation);
   out->move_size = kMoveSize;
   out->moves.assign(moves.size() * kMoveSize, 0.f);

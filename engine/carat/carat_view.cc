@@ -84,21 +84,21 @@ void CaratState::PackView(Seat viewer, google::protobuf::Any* out) const {
   out->mutable_value()->append(fields.bytes());
 }
 
-absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data) {
-  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), view, "the carat view"));
-  GAVEL_RETURN_IF_ERROR(DecodePublic(*view, data));
-  GAVEL_RETURN_IF_ERROR(BoardFromProto(view->board(), /*is_view=*/true, data));
-  const Seat viewer = view->seat();
+absl::Status DecodeView(const v1::CaratView& view, Data* data) {
+  GAVEL_RETURN_IF_ERROR(DecodePublic(view, data));
+  GAVEL_RETURN_IF_ERROR(BoardFromProto(view.board(), /*is_view=*/true, data));
+  const Seat viewer = view.seat();
   if (viewer < 0 || viewer >= data->players)
     return Invalid("the viewer ", viewer, " is not a seat");
-  return TilesFromProto(view->seats(viewer).hand(), kMaxHand, "the viewer's hand",
+  return TilesFromProto(view.seats(viewer).hand(), kMaxHand, "the viewer's hand",
                         &data->hands[viewer]);
 }
 
 absl::StatusOr<std::unique_ptr<Resampler>> CaratGameImpl::MakeResampler(const v1::View& view_proto) const {
   v1::CaratView view;
   Data data;
-  GAVEL_RETURN_IF_ERROR(DecodeView(view_proto, &view, &data));
+  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the carat view"));
+  GAVEL_RETURN_IF_ERROR(DecodeView(view, &data));
   const Seat viewer = view.seat();
   uint64_t board = 0;
   for (int8_t tile : data.tile)

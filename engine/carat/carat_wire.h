@@ -31,9 +31,9 @@ inline int TileFromProto(const v1::CaratTile& tile) {
   return TileId(type - 1, static_cast<int>(tile.value()));
 }
 
-// Decodes a view's public part and the viewer's hand into `data` (ranges checked, no
+// Decodes an unpacked view's public part and the viewer's hand into `data` (ranges checked, no
 // invariants: other hands and the supply stay empty).
-absl::Status DecodeView(const v1::View& view_proto, v1::CaratView* view, Data* data);
+absl::Status DecodeView(const v1::CaratView& view, Data* data);
 
 // "A5": the tile's type letter and carat value.
 inline std::string TileName(int tile) {

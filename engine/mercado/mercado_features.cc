@@ -237,8 +237,9 @@ void FeaturizeMove(const TableContext& c, uint32_t id, float* m) {
 
 absl::Status FeaturizeMercado(const v1::View& view_proto, std::span<const Move> moves,
                               Features* out) {
-  v1::MercadoView view;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the mercado view"));
+  PooledScratch<v1::MercadoView> scratch;  // reused: no allocation per decision
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(view_proto.view(), "the mercado view"));
+  const v1::MercadoView& view = *scratch;
   GAVEL_RETURN_IF_ERROR(CheckView(view));
   const v1::MercadoTable& table = view.table();
   TableContext c{.view = view, .table = table};

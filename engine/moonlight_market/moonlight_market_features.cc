@@ -312,8 +312,9 @@ std::array<float, kRivalGain + 1> ColumnStandings(const Standings& own,
 
 absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move> moves,
                                 Features* out) {
-  v1::MoonlightView view;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the moonlight_market view"));
+  PooledScratch<v1::MoonlightView> scratch;  // reused: no allocation per decision
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(view_proto.view(), "the moonlight_market view"));
+  const v1::MoonlightView& view = *scratch;
   const int n = view.seats_size();
   if (n < 3 || n > kMaxParticipants || view.cushions_size() != n || view.seat() < 0 ||
       view.seat() >= n)

@@ -184,8 +184,9 @@ void FeaturizeMove(const v1::MorgenlandView& view, const SpaceSummary& summary, 
 
 absl::Status FeaturizeMorgenland(const v1::View& view_proto, std::span<const Move> moves,
                                  Features* out) {
-  v1::MorgenlandView view;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the morgenland view"));
+  PooledScratch<v1::MorgenlandView> scratch;  // reused: no allocation per decision
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(view_proto.view(), "the morgenland view"));
+  const v1::MorgenlandView& view = *scratch;
   const int players = static_cast<int>(view.players());
   if (players < 3 || players > kMaxPlayers || view.seats_size() != players || view.seat() < 0 ||
       view.seat() >= players || view.shelves_size() != kKinds)

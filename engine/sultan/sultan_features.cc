@@ -47,8 +47,9 @@ inline constexpr int kMoveSize = 1 + 5 + 1 + 1 + 5 + 1 + 1 + 1 + 1 + 1 + 1;
 
 absl::Status FeaturizeSultan(const v1::View& view_proto, std::span<const Move> moves,
                              Features* out) {
-  v1::SultanView view;
-  GAVEL_RETURN_IF_ERROR(UnpackAny(view_proto.view(), &view, "the sultan view"));
+  PooledScratch<v1::SultanView> scratch;  // reused: no allocation per decision
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(view_proto.view(), "the sultan view"));
+  const v1::SultanView& view = *scratch;
   const int players = static_cast<int>(view.players());
   if (players < 2 || players > 5 || view.seats_size() != players || view.seat() < 0 ||
       view.seat() >= players)
