@@ -200,16 +200,23 @@ PyState NewGame(const std::string& name, int players, uint64_t seed, const Optio
   return PyState(Check(GameNamed(name).NewGame(players, seed, options)));
 }
 
+// The game that parsed bytes name: bytes naming none are not a state or view at all (empty or
+// foreign bytes parse as a message without fields), a bad value rather than an unknown game.
+const Game& GameOfParsed(const std::string& name, const char* what) {
+  if (name.empty()) throw py::value_error(std::string("not a serialized ") + what + ": it names no game");
+  return GameNamed(name);
+}
+
 PyState Deserialize(const py::bytes& bytes) {
   v1::GameState proto;
   if (!proto.ParseFromString(std::string(bytes))) throw py::value_error("not a serialized gavel.v1.GameState");
-  return PyState(Check(GameNamed(proto.game()).Deserialize(proto)));
+  return PyState(Check(GameOfParsed(proto.game(), "gavel.v1.GameState").Deserialize(proto)));
 }
 
 PyState Resample(const py::bytes& view_bytes, uint64_t seed) {
   v1::View view;
   if (!view.ParseFromString(std::string(view_bytes))) throw py::value_error("not a serialized gavel.v1.View");
-  return PyState(Check(GameNamed(view.game()).Resample(view, seed)));
+  return PyState(Check(GameOfParsed(view.game(), "gavel.v1.View").Resample(view, seed)));
 }
 
 }  // namespace

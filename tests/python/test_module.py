@@ -133,15 +133,21 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             state.apply(illegal)
         self.assertEqual(state.serialize(), before)
-        for garbage in [b"", b"\x00\xff\x13garbage", before[: len(before) // 2]]:
-            with self.assertRaises((ValueError, KeyError)):
+        for garbage in [b"", b"\x00\xff\x13garbage", b"\x12\x03abc", before[: len(before) // 2]]:
+            with self.assertRaises(ValueError):
                 gavel.deserialize(garbage)
+            with self.assertRaises(ValueError):
+                gavel.resample(garbage, 1)
         with self.assertRaises(ValueError):
             state.observe(99)
         with self.assertRaises(ValueError):
             state.features(-5)
-        with self.assertRaises((ValueError, KeyError)):
+        with self.assertRaises(ValueError):
             gavel.resample(b"\x01\x02", 1)
+        foreign = engine_pb2.View.FromString(state.observe(0))
+        foreign.game = "chess"
+        with self.assertRaises(KeyError):
+            gavel.resample(foreign.SerializeToString(), 1)
         with self.assertRaises(TypeError):
             state.apply("a move")
 
