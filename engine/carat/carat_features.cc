@@ -6,9 +6,9 @@
 #include <bit>
 
 #include "engine/carat/carat.h"
-#include "engine/core/status.h"
 #include "engine/carat/carat_wire.h"
 #include "engine/core/proto_util.h"
+#include "engine/core/status.h"
 
 namespace gavel::carat {
 namespace {
@@ -202,11 +202,12 @@ class Featurizer {
 
 absl::Status FeaturizeCarat(const v1::View& view_proto, std::span<const Move> moves,
                             Features* out) {
-  PooledScratch<v1::CaratView> view;  // reused: no allocation per decision (its board's spaces)
-  GAVEL_RETURN_IF_ERROR(view.Unpack(view_proto.view(), "the carat view"));
+  PooledScratch<v1::CaratView> scratch;  // reused: no allocation per decision (its board's spaces)
+  GAVEL_RETURN_IF_ERROR(scratch.Unpack(view_proto.view(), "the carat view"));
+  const v1::CaratView& view = *scratch;
   Data data;
-  GAVEL_RETURN_IF_ERROR(DecodeView(*view, &data));
-  const Featurizer featurizer(*view, data);
+  GAVEL_RETURN_IF_ERROR(DecodeView(view, &data));
+  const Featurizer featurizer(view, data);
   featurizer.Observation(out->observation);
   out->move_size = kMoveSize;
   out->moves.assign(moves.size() * kMoveSize, 0.f);
