@@ -3,11 +3,19 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "engine/core/registry.h"
+#include "engine/core/status.h"
 
 namespace py = pybind11;
 
@@ -23,30 +31,104 @@ void EndRewards(const State& state, float* out) {
     out[seat] = seats > 1 ? static_cast<float>(seats - outcome.ranks[seat]) / static_cast<float>(seats - 1) : 1.0f;
 }
 
+// Threads kept for an environment's life, each running its share of a call's tables: a thread
+// keeps its featurizer's pooled buffers (thread-local) from call to call, which threads started
+// per call lost, and that cost Sultan more than a second thread saved (docs/python.md).
+class Workers {
+ public:
+  explicit Workers(int threads) : parent_(getpid()) {
+    for (int share = 1; share < threads; ++share) threads_.emplace_back([this, share] { Serve(share); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+  }  // the threads join as threads_ goes
+  int shares() const { return static_cast<int>(threads_.size()) + 1; }
+
+  // Runs work(share) for every share, share 0 on this thread; returns when every share has.
+  // `work` must not throw. In a forked child, which has none of the threads, all on this one.
+  void Run(const std::function<void(int)>& work) {
+    if (threads_.empty() || getpid() != parent_) {
+      for (int share = 0; share < shares(); ++share) work(share);
+      return;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      work_ = &work;
+      ++generation_;
+      pending_ = threads_.size();
+    }
+    wake_.notify_all();
+    work(0);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+  }
+
+ private:
+  void Serve(int share) {
+    uint64_t served = 0;
+    std::unique_lock lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [&] { return stopping_ || generation_ != served; });
+      if (stopping_) return;
+      served = generation_;
+      const std::function<void(int)>& work = *work_;
+      lock.unlock();
+      work(share);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  const pid_t parent_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int)>* work_ = nullptr;
+  uint64_t generation_ = 0;
+  size_t pending_ = 0;
+  bool stopping_ = false;
+  std::vector<std::jthread> threads_;  // last, so they join before what they use goes
+};
+
 class VectorEnv {
  public:
   VectorEnv(const std::string& game_name, int players, int num_envs, uint64_t seed, int max_actions,
-            const OptionMap& options)
+            const OptionMap& options, int threads)
       : game_(FindGame(game_name)), players_(players), max_actions_(max_actions), options_(options),
         next_seed_(seed) {
     if (game_ == nullptr) throw py::key_error("no game named '" + game_name + "' in this build");
     if (num_envs < 1 || num_envs > (1 << 20)) throw py::value_error("num_envs must be 1 to 1048576");
     if (max_actions < 1 || max_actions > (1 << 16)) throw py::value_error("max_actions must be 1 to 65536");
+    if (threads < 1 || threads > 256) throw py::value_error("threads must be 1 to 256");
     tables_.resize(num_envs);
     legal_.resize(num_envs);
-    for (int i = 0; i < num_envs; ++i) Reset(i);
+    for (int i = 0; i < num_envs; ++i) {
+      Reset(i);
+      tables_[i]->LegalMoves(legal_[i]);  // step() may come before any observe()
+    }
     seats_ = tables_[0]->seats();
+    Features features;
+    v1::View view;
+    if (absl::Status made = ObservationOf(0, &view, &features); !made.ok()) throw std::runtime_error(made.ToString());
+    observation_size_ = features.observation.size();
+    workers_ = std::make_unique<Workers>(std::min(threads, num_envs));
   }
 
   int num_envs() const { return static_cast<int>(tables_.size()); }
   int seats() const { return seats_; }
   int max_actions() const { return max_actions_; }
+  int threads() const { return workers_->shares(); }
 
   // to_move (int32[N]) and the action mask (bool[N, max_actions]) of the current tables.
   py::tuple Observe() {
     py::array_t<int32_t> to_move(num_envs());
     py::array_t<bool> mask({num_envs(), max_actions_});
-    FillTurns(to_move.mutable_data(), mask.mutable_data());
+    int32_t* movers = to_move.mutable_data();
+    bool* masks = mask.mutable_data();
+    Exclusively([&] { FillTurns(movers, masks); });
     return py::make_tuple(to_move, mask);
   }
 
@@ -57,10 +139,6 @@ class VectorEnv {
     if (actions.ndim() != 1 || actions.shape(0) != num_envs())
       throw py::value_error("actions must be one index per table");
     const int64_t* chosen = actions.data();
-    for (int i = 0; i < num_envs(); ++i)
-      if (chosen[i] < 0 || chosen[i] >= static_cast<int64_t>(legal_[i].size()))
-        throw py::value_error("action " + std::to_string(chosen[i]) + " of table " + std::to_string(i) +
-                              " is not an index of its " + std::to_string(legal_[i].size()) + " legal moves");
     py::array_t<float> reward({num_envs(), seats_});
     py::array_t<bool> done(num_envs());
     py::array_t<int32_t> to_move(num_envs());
@@ -69,9 +147,11 @@ class VectorEnv {
     bool* finished = done.mutable_data();
     int32_t* movers = to_move.mutable_data();
     bool* masks = mask.mutable_data();
-    bool overflow = false;
-    {
-      py::gil_scoped_release release;
+    Exclusively([&] {
+      for (int i = 0; i < num_envs(); ++i)
+        if (chosen[i] < 0 || chosen[i] >= static_cast<int64_t>(legal_[i].size()))
+          throw py::value_error("action " + std::to_string(chosen[i]) + " of table " + std::to_string(i) +
+                                " is not an index of its " + std::to_string(legal_[i].size()) + " legal moves");
       std::fill(rewards, rewards + num_envs() * seats_, 0.0f);
       for (int i = 0; i < num_envs(); ++i) {
         tables_[i]->ApplyLegal(legal_[i][chosen[i]], nullptr);
@@ -81,38 +161,33 @@ class VectorEnv {
           Reset(i);
         }
       }
-      overflow = !FillTurns(movers, masks);
-    }
-    if (overflow) throw std::runtime_error("a table has more legal moves than max_actions");
+      if (!FillTurns(movers, masks)) throw std::runtime_error("a table has more legal moves than max_actions");
+    });
     return py::make_tuple(reward, done, to_move, mask);
   }
 
-  // The mover's observation features of every table (float32[N, size]), each row copied
-  // straight into the array from one reused buffer: a row of its own for each table made every
-  // call allocate and give back Carat's megabyte for 256 tables (docs/python.md).
+  // The mover's observation features of every table (float32[N, size]), each row written
+  // straight into the array: a row of its own for each table made every call allocate and give
+  // back Carat's megabyte for 256 tables (docs/python.md). The tables are shared out among the
+  // threads, each row depending on its table alone.
   py::array_t<float> Observations() {
-    Features features;
-    v1::View view;
-    if (absl::Status made = ObservationOf(0, &view, &features); !made.ok()) throw std::runtime_error(made.ToString());
-    const size_t size = features.observation.size();
-    py::array_t<float> out({static_cast<size_t>(num_envs()), size});
+    py::array_t<float> out({static_cast<size_t>(num_envs()), observation_size_});
     float* rows = out.mutable_data();
-    std::copy(features.observation.begin(), features.observation.end(), rows);
-    absl::Status status;
-    {
-      py::gil_scoped_release release;
-      for (int i = 1; i < num_envs() && status.ok(); ++i) {
-        status = ObservationOf(i, &view, &features);
-        if (status.ok() && features.observation.size() != size)
-          status = absl::InternalError("the tables' observation features differ in size");
-        if (status.ok()) std::copy(features.observation.begin(), features.observation.end(), rows + i * size);
-      }
-    }
+    const absl::Status status = Exclusively([&] { return FillRows(rows); });
     if (!status.ok()) throw std::runtime_error(status.ToString());
     return out;
   }
 
  private:
+  // Runs `work` with the GIL released and this environment to itself: without the lock, two
+  // Python threads stepping one environment corrupted its tables. The lock is only waited for
+  // without the GIL, so whoever holds it can always take the GIL back.
+  template <typename Work>
+  std::invoke_result_t<Work> Exclusively(Work work) {
+    py::gil_scoped_release release;
+    std::lock_guard lock(busy_);
+    return work();
+  }
   void Reset(int i) {
     auto created = game_->NewGame(players_, next_seed_++, options_);
     if (!created.ok()) throw py::value_error(std::string(created.status().message()));
@@ -122,6 +197,28 @@ class VectorEnv {
   absl::Status ObservationOf(int i, v1::View* view, Features* features) const {
     tables_[i]->Observe(tables_[i]->to_move(), view);
     return game_->Featurize(*view, {}, features);
+  }
+  // Every table's row of features, the tables in contiguous shares, one per thread; the first
+  // error in table order.
+  absl::Status FillRows(float* rows) const {
+    const int shares = workers_->shares();
+    const auto bound = [&](int share) { return static_cast<int>(int64_t{num_envs()} * share / shares); };
+    std::vector<absl::Status> results(shares);
+    workers_->Run([&](int share) { results[share] = FillShare(bound(share), bound(share + 1), rows); });
+    for (const absl::Status& result : results)
+      if (!result.ok()) return result;
+    return absl::OkStatus();
+  }
+  absl::Status FillShare(int begin, int end, float* rows) const {
+    Features features;
+    v1::View view;
+    for (int i = begin; i < end; ++i) {
+      GAVEL_RETURN_IF_ERROR(ObservationOf(i, &view, &features));
+      if (features.observation.size() != observation_size_)
+        return absl::InternalError("the tables' observation features differ in size");
+      std::copy(features.observation.begin(), features.observation.end(), rows + i * observation_size_);
+    }
+    return absl::OkStatus();
   }
   // Fills every table's mover and mask; false when a table has more moves than the mask holds.
   bool FillTurns(int32_t* movers, bool* masks) {
@@ -143,20 +240,24 @@ class VectorEnv {
   const OptionMap options_;
   uint64_t next_seed_;
   int seats_ = 0;
+  size_t observation_size_ = 0;
   std::vector<std::unique_ptr<State>> tables_;
   std::vector<std::vector<Move>> legal_;
+  std::mutex busy_;  // one call at a time (Exclusively)
+  std::unique_ptr<Workers> workers_;  // featurizing observations()
 };
 
 }  // namespace
 
 void BindVectorEnv(py::module_& module) {
   py::class_<VectorEnv>(module, "VectorEnv")
-      .def(py::init<const std::string&, int, int, uint64_t, int, const OptionMap&>(), py::arg("game"),
+      .def(py::init<const std::string&, int, int, uint64_t, int, const OptionMap&, int>(), py::arg("game"),
            py::arg("players"), py::arg("num_envs"), py::arg("seed") = 1, py::arg("max_actions") = 512,
-           py::arg("options") = OptionMap{})
+           py::arg("options") = OptionMap{}, py::arg("threads") = 1)
       .def_property_readonly("num_envs", &VectorEnv::num_envs)
       .def_property_readonly("seats", &VectorEnv::seats)
       .def_property_readonly("max_actions", &VectorEnv::max_actions)
+      .def_property_readonly("threads", &VectorEnv::threads)
       .def("observe", &VectorEnv::Observe, "(to_move, action mask) of every table")
       .def("step", &VectorEnv::Step, py::arg("actions"))
       .def("observations", &VectorEnv::Observations, "the movers' observation features");

@@ -1,12 +1,12 @@
 """`import gavel` throughput against the gRPC path, measured in one run (docs/python.md).
 
     PYTHONPATH=build/python GAVEL_ENGINE_BINARY=build/service/gavel-engine \
-        /usr/bin/python3 tests/bench/python_bench.py [--seconds 2]
+        /usr/bin/python3 tests/bench/python_bench.py [--seconds 2] [--tables 256]
 
 Per game: a Python loop of legal_moves() + apply() (steps/s on one core); VectorEnv steps
-with action masks (256 tables, actions drawn in numpy), and with the movers' features too;
-and a Python loop over a local engine server, one Apply per move with the next legal moves
-included.
+with action masks (actions drawn in numpy), and with the movers' features too, featurized on
+one thread and on two; and a Python loop over a local engine server, one Apply per move with
+the next legal moves included.
 """
 import argparse
 import os
@@ -42,8 +42,8 @@ def python_loop(name, players, seconds):
     return timed(seconds, one_game)
 
 
-def vector(name, players, seconds, features):
-    env = gavel.VectorEnv(name, players, num_envs=256, seed=1)
+def vector(name, players, seconds, tables, features, threads=1):
+    env = gavel.VectorEnv(name, players, num_envs=tables, seed=1, threads=threads)
     _, mask = env.observe()
     rng = np.random.default_rng(1)
     state = {"mask": mask}
@@ -79,19 +79,24 @@ def main():
     import grpc
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--tables", type=int, default=256, help="VectorEnv's num_envs")
     args = parser.parse_args()
     server = subprocess.Popen([os.environ["GAVEL_ENGINE_BINARY"], "--listen=127.0.0.1:0", "--log_level=warn"],
                               stdout=subprocess.PIPE, text=True)
     port = server.stdout.readline().split()[-1]
     stub = engine_pb2_grpc.EngineStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
-    print(f"{'game':18} {'python loop':>12} {'vector+mask':>12} {'vector+feat':>12} {'gRPC loop':>10}  steps/s")
+    print(f"{'game':18} {'python loop':>12} {'vector+mask':>12} {'vector+feat':>12} {'feat 2 thr':>12}"
+          f" {'gRPC loop':>10}  steps/s")
     try:
         for name in gavel.games():
             players = min(4, gavel.game_info(name)["max_players"])
-            figures = [python_loop(name, players, args.seconds), vector(name, players, args.seconds, False),
-                       vector(name, players, args.seconds, True), grpc_loop(stub, name, players, args.seconds)]
-            print(f"{name:18} " + " ".join(f"{f:12,.0f}" for f in figures[:3]) + f" {figures[3]:10,.0f}"
-                  f"  (python loop {figures[0] / figures[3]:.0f}x gRPC)")
+            figures = [python_loop(name, players, args.seconds), vector(name, players, args.seconds, args.tables, False),
+                       vector(name, players, args.seconds, args.tables, True),
+                       vector(name, players, args.seconds, args.tables, True, 2),
+                       grpc_loop(stub, name, players, args.seconds)]
+            print(f"{name:18} " + " ".join(f"{f:12,.0f}" for f in figures[:4]) + f" {figures[4]:10,.0f}"
+                  f"  (python loop {figures[0] / figures[4]:.0f}x gRPC, features {figures[3] / figures[2]:.2f}x"
+                  " on two threads)")
     finally:
         server.terminate()
         server.wait()

@@ -289,18 +289,56 @@ class EnvironmentTest(unittest.TestCase):
             env.step(np.full(16, 10**6))
         with self.assertRaises(ValueError):
             env.step(np.zeros(3))
+        for threads in [0, -1, 257]:
+            with self.assertRaises(ValueError):
+                gavel.VectorEnv(name, players, num_envs=4, threads=threads)
 
     def test_the_vector_environments_observations_are_each_movers_features(self):
+        # (threads, tables): one thread; three and two sharing the tables unevenly; more threads
+        # than tables (one a table).
         for name in gavel.games():
+            for threads, num_envs in [(1, 4), (3, 4), (2, 5), (8, 2)]:
+                self.check_observations(name, threads, num_envs)
+
+    def test_python_threads_sharing_a_vector_environment_take_turns(self):
+        # Calls run without the GIL; unserialized, two threads stepping one environment
+        # corrupted its tables. Stepped with action 0 only, any order of the calls ends where
+        # as many steps on one thread end.
+        import threading
+        name = gavel.games()[-1]
+        players = gavel.game_info(name)["max_players"]
+        shared = gavel.VectorEnv(name, players, num_envs=256, seed=3, threads=2)
+        zeros = np.zeros(256, dtype=np.int64)
+
+        def play():
+            for _ in range(60):
+                shared.observe()
+                shared.step(zeros)
+                shared.observations()
+        threads = [threading.Thread(target=play) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        alone = gavel.VectorEnv(name, players, num_envs=256, seed=3)
+        for _ in range(180):
+            alone.step(zeros)
+        np.testing.assert_array_equal(shared.observations(), alone.observations())
+        for mine, theirs in zip(shared.observe(), alone.observe()):
+            np.testing.assert_array_equal(mine, theirs)
+
+    def check_observations(self, name, threads, num_envs):
+        with self.subTest(game=name, threads=threads, num_envs=num_envs):
             players = gavel.game_info(name)["min_players"]
-            env = gavel.VectorEnv(name, players, num_envs=4, seed=11)
-            tables = [gavel.new_game(name, players, 11 + i) for i in range(4)]  # table i's seed
+            env = gavel.VectorEnv(name, players, num_envs=num_envs, seed=11, threads=threads)
+            self.assertEqual(env.threads, min(threads, num_envs))
+            tables = [gavel.new_game(name, players, 11 + i) for i in range(num_envs)]  # table i's seed
             rng = np.random.default_rng(5)
             _, mask = env.observe()
             for _ in range(20):
                 expected = np.stack([table.features(table.to_move)[0] for table in tables])
                 np.testing.assert_array_equal(env.observations(), expected, name)
-                actions = (rng.random(4) * mask.sum(axis=1)).astype(np.int64)
+                actions = (rng.random(num_envs) * mask.sum(axis=1)).astype(np.int64)
                 _, done, _, mask = env.step(actions)
                 if done.any():
                     break  # a finished table starts again from the next seed
