@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -14,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
 
@@ -33,7 +36,8 @@ void EndRewards(const State& state, float* out) {
 
 // Threads kept for an environment's life, each running its share of a call's tables: a thread
 // keeps its featurizer's pooled buffers (thread-local) from call to call, which threads started
-// per call lost, and that cost Sultan more than a second thread saved (docs/python.md).
+// per call lost. Between calls a thread spins a while before it sleeps: waking a sleeping
+// thread cost about 100 us a call on a virtual machine, more than a step of 256 tables takes.
 class Workers {
  public:
   explicit Workers(int threads) : parent_(getpid()) {
@@ -58,38 +62,55 @@ class Workers {
     {
       std::lock_guard lock(mutex_);
       work_ = &work;
-      ++generation_;
       pending_ = threads_.size();
+      ++generation_;
     }
     wake_.notify_all();
     work(0);
+    if (SpinUntil([this] { return pending_ == 0; })) return;
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
   }
 
  private:
+  static constexpr auto kSpin = std::chrono::microseconds(200);
+
+  // Whether `ready` came true within kSpin.
+  template <typename Ready>
+  static bool SpinUntil(Ready ready) {
+    const auto deadline = std::chrono::steady_clock::now() + kSpin;
+    while (!ready()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::yield();
+    }
+    return true;
+  }
+
   void Serve(int share) {
     uint64_t served = 0;
-    std::unique_lock lock(mutex_);
     while (true) {
+      SpinUntil([&] { return stopping_ || generation_ != served; });
+      std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stopping_ || generation_ != served; });
       if (stopping_) return;
       served = generation_;
       const std::function<void(int)>& work = *work_;
       lock.unlock();
       work(share);
-      lock.lock();
-      if (--pending_ == 0) done_.notify_one();
+      if (--pending_ == 0) {
+        std::lock_guard done_lock(mutex_);  // so that Run cannot miss the notice between test and wait
+        done_.notify_one();
+      }
     }
   }
 
   const pid_t parent_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  const std::function<void(int)>* work_ = nullptr;
-  uint64_t generation_ = 0;
-  size_t pending_ = 0;
-  bool stopping_ = false;
+  const std::function<void(int)>* work_ = nullptr;  // written under mutex_ before generation_ moves
+  std::atomic<uint64_t> generation_ = 0;
+  std::atomic<size_t> pending_ = 0;
+  std::atomic<bool> stopping_ = false;
   std::vector<std::jthread> threads_;  // last, so they join before what they use goes
 };
 
@@ -128,7 +149,11 @@ class VectorEnv {
     py::array_t<bool> mask({num_envs(), max_actions_});
     int32_t* movers = to_move.mutable_data();
     bool* masks = mask.mutable_data();
-    Exclusively([&] { FillTurns(movers, masks); });
+    Exclusively([&] {
+      ForShares([&](int, int begin, int end) {
+        for (int i = begin; i < end; ++i) FillTurn(i, movers, masks);
+      });
+    });
     return py::make_tuple(to_move, mask);
   }
 
@@ -152,29 +177,40 @@ class VectorEnv {
         if (chosen[i] < 0 || chosen[i] >= static_cast<int64_t>(legal_[i].size()))
           throw py::value_error("action " + std::to_string(chosen[i]) + " of table " + std::to_string(i) +
                                 " is not an index of its " + std::to_string(legal_[i].size()) + " legal moves");
-      std::fill(rewards, rewards + num_envs() * seats_, 0.0f);
-      for (int i = 0; i < num_envs(); ++i) {
-        tables_[i]->ApplyLegal(legal_[i][chosen[i]], nullptr);
-        finished[i] = tables_[i]->finished();
-        if (finished[i]) {
-          EndRewards(*tables_[i], rewards + i * seats_);
-          Reset(i);
+      // Played on the threads, each table alone; the finished ones start again after, in table
+      // order, so that the seeds they take do not depend on the threads.
+      std::atomic<bool> fits = true;
+      ForShares([&](int, int begin, int end) {
+        std::fill(rewards + begin * seats_, rewards + end * seats_, 0.0f);
+        for (int i = begin; i < end; ++i) {
+          tables_[i]->ApplyLegal(legal_[i][chosen[i]], nullptr);
+          finished[i] = tables_[i]->finished();
+          if (!finished[i] && !FillTurn(i, movers, masks)) fits = false;
         }
+      });
+      for (int i = 0; i < num_envs(); ++i) {
+        if (!finished[i]) continue;
+        EndRewards(*tables_[i], rewards + i * seats_);
+        Reset(i);
+        if (!FillTurn(i, movers, masks)) fits = false;
       }
-      if (!FillTurns(movers, masks)) throw std::runtime_error("a table has more legal moves than max_actions");
+      if (!fits) throw std::runtime_error("a table has more legal moves than max_actions");
     });
     return py::make_tuple(reward, done, to_move, mask);
   }
 
   // The mover's observation features of every table (float32[N, size]), each row written
   // straight into the array: a row of its own for each table made every call allocate and give
-  // back Carat's megabyte for 256 tables (docs/python.md). The tables are shared out among the
-  // threads, each row depending on its table alone.
+  // back Carat's megabyte for 256 tables (docs/python.md).
   py::array_t<float> Observations() {
     py::array_t<float> out({static_cast<size_t>(num_envs()), observation_size_});
     float* rows = out.mutable_data();
-    const absl::Status status = Exclusively([&] { return FillRows(rows); });
-    if (!status.ok()) throw std::runtime_error(status.ToString());
+    std::vector<absl::Status> results(workers_->shares());
+    Exclusively([&] {
+      ForShares([&](int share, int begin, int end) { results[share] = FillRows(begin, end, rows); });
+    });
+    for (const absl::Status& result : results)
+      if (!result.ok()) throw std::runtime_error(result.ToString());
     return out;
   }
 
@@ -198,18 +234,15 @@ class VectorEnv {
     tables_[i]->Observe(tables_[i]->to_move(), view);
     return game_->Featurize(*view, {}, features);
   }
-  // Every table's row of features, the tables in contiguous shares, one per thread; the first
-  // error in table order.
-  absl::Status FillRows(float* rows) const {
+  // Runs each(share, begin, end) for the tables begin..end-1 of every share, contiguous, one
+  // share a thread; `each` must not throw. Each table is worked on by its share's thread alone.
+  void ForShares(absl::FunctionRef<void(int, int, int)> each) const {
     const int shares = workers_->shares();
     const auto bound = [&](int share) { return static_cast<int>(int64_t{num_envs()} * share / shares); };
-    std::vector<absl::Status> results(shares);
-    workers_->Run([&](int share) { results[share] = FillShare(bound(share), bound(share + 1), rows); });
-    for (const absl::Status& result : results)
-      if (!result.ok()) return result;
-    return absl::OkStatus();
+    workers_->Run([&](int share) { each(share, bound(share), bound(share + 1)); });
   }
-  absl::Status FillShare(int begin, int end, float* rows) const {
+  // Tables begin..end-1's rows of features.
+  absl::Status FillRows(int begin, int end, float* rows) const {
     Features features;
     v1::View view;
     for (int i = begin; i < end; ++i) {
@@ -220,18 +253,16 @@ class VectorEnv {
     }
     return absl::OkStatus();
   }
-  // Fills every table's mover and mask; false when a table has more moves than the mask holds.
-  bool FillTurns(int32_t* movers, bool* masks) {
-    std::fill(masks, masks + static_cast<size_t>(num_envs()) * max_actions_, false);
-    bool fits = true;
-    for (int i = 0; i < num_envs(); ++i) {
-      tables_[i]->LegalMoves(legal_[i]);
-      movers[i] = tables_[i]->to_move();
-      const size_t count = std::min(legal_[i].size(), static_cast<size_t>(max_actions_));
-      fits = fits && legal_[i].size() <= static_cast<size_t>(max_actions_);
-      std::fill(masks + static_cast<size_t>(i) * max_actions_, masks + static_cast<size_t>(i) * max_actions_ + count, true);
-    }
-    return fits;
+  // Table i's legal moves, mover and row of the mask (true over its legal moves); false when
+  // it has more legal moves than the mask holds.
+  bool FillTurn(int i, int32_t* movers, bool* masks) {
+    tables_[i]->LegalMoves(legal_[i]);
+    movers[i] = tables_[i]->to_move();
+    bool* row = masks + static_cast<size_t>(i) * max_actions_;
+    const size_t count = std::min(legal_[i].size(), static_cast<size_t>(max_actions_));
+    std::fill(row, row + count, true);
+    std::fill(row + count, row + max_actions_, false);
+    return legal_[i].size() <= static_cast<size_t>(max_actions_);
   }
 
   const Game* game_;
@@ -244,7 +275,7 @@ class VectorEnv {
   std::vector<std::unique_ptr<State>> tables_;
   std::vector<std::vector<Move>> legal_;
   std::mutex busy_;  // one call at a time (Exclusively)
-  std::unique_ptr<Workers> workers_;  // featurizing observations()
+  std::unique_ptr<Workers> workers_;  // each call's tables shared out among them
 };
 
 }  // namespace

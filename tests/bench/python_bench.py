@@ -4,8 +4,8 @@
         /usr/bin/python3 tests/bench/python_bench.py [--seconds 2] [--tables 256]
 
 Per game: a Python loop of legal_moves() + apply() (steps/s on one core); VectorEnv steps
-with action masks (actions drawn in numpy), and with the movers' features too, featurized on
-one thread and on two; and a Python loop over a local engine server, one Apply per move with
+with action masks (actions drawn in numpy), and with the movers' features too, each on one
+thread and on two; and a Python loop over a local engine server, one Apply per move with
 the next legal moves included.
 """
 import argparse
@@ -85,18 +85,18 @@ def main():
                               stdout=subprocess.PIPE, text=True)
     port = server.stdout.readline().split()[-1]
     stub = engine_pb2_grpc.EngineStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
-    print(f"{'game':18} {'python loop':>12} {'vector+mask':>12} {'vector+feat':>12} {'feat 2 thr':>12}"
-          f" {'gRPC loop':>10}  steps/s")
+    print(f"{'game':18} {'python loop':>12} {'vector+mask':>12} {'mask 2 thr':>12} {'vector+feat':>12}"
+          f" {'feat 2 thr':>12} {'gRPC loop':>10}  steps/s")
     try:
         for name in gavel.games():
             players = min(4, gavel.game_info(name)["max_players"])
-            figures = [python_loop(name, players, args.seconds), vector(name, players, args.seconds, args.tables, False),
-                       vector(name, players, args.seconds, args.tables, True),
-                       vector(name, players, args.seconds, args.tables, True, 2),
-                       grpc_loop(stub, name, players, args.seconds)]
-            print(f"{name:18} " + " ".join(f"{f:12,.0f}" for f in figures[:4]) + f" {figures[4]:10,.0f}"
-                  f"  (python loop {figures[0] / figures[4]:.0f}x gRPC, features {figures[3] / figures[2]:.2f}x"
-                  " on two threads)")
+            figures = [python_loop(name, players, args.seconds)]
+            figures += [vector(name, players, args.seconds, args.tables, features, threads)
+                        for features in (False, True) for threads in (1, 2)]
+            figures.append(grpc_loop(stub, name, players, args.seconds))
+            print(f"{name:18} " + " ".join(f"{f:12,.0f}" for f in figures[:5]) + f" {figures[5]:10,.0f}"
+                  f"  (python loop {figures[0] / figures[5]:.0f}x gRPC; two threads {figures[2] / figures[1]:.2f}x"
+                  f" masks, {figures[4] / figures[3]:.2f}x features)")
     finally:
         server.terminate()
         server.wait()

@@ -300,6 +300,24 @@ class EnvironmentTest(unittest.TestCase):
             for threads, num_envs in [(1, 4), (3, 4), (2, 5), (8, 2)]:
                 self.check_observations(name, threads, num_envs)
 
+    def test_the_vector_environment_steps_alike_on_any_number_of_threads(self):
+        # Seven tables: on three threads two, two and three each; the restarted tables take
+        # their seeds in table order whatever thread played them.
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            envs = [gavel.VectorEnv(name, players, num_envs=7, seed=5, threads=threads) for threads in (1, 3)]
+            self.assertEqual([env.threads for env in envs], [1, 3])
+            rng = np.random.default_rng(8)
+            outputs = [env.observe() for env in envs]
+            finished = 0
+            while finished < 10:
+                for mine, theirs in zip(*outputs):
+                    np.testing.assert_array_equal(mine, theirs, name)
+                np.testing.assert_array_equal(envs[0].observations(), envs[1].observations(), name)
+                actions = (rng.random(7) * outputs[0][-1].sum(axis=1)).astype(np.int64)
+                outputs = [env.step(actions) for env in envs]
+                finished += int(outputs[0][1].sum())
+
     def test_python_threads_sharing_a_vector_environment_take_turns(self):
         # Calls run without the GIL; unserialized, two threads stepping one environment
         # corrupted its tables. Stepped with action 0 only, any order of the calls ends where
