@@ -17,8 +17,12 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/strings/str_cat.h"
 #include "engine/core/registry.h"
 #include "engine/core/status.h"
+#include "learn/named_policy.h"
+#include "learn/play.h"
+#include "policy/policy.h"
 
 namespace py = pybind11;
 
@@ -214,6 +218,25 @@ class VectorEnv {
     return out;
   }
 
+  // The choice of the policy `name` (dirk, random, ismcts:N, ismcts:N/M, learned:<weights
+  // file>; learn/named_policy.h) for every table's mover, from that seat's view alone, as an
+  // index into its legal moves (int64[N]): opponents for a policy in training. Table i draws
+  // from its own generator of `seed`, so the choices do not depend on the threads.
+  py::array_t<int64_t> BotActions(const std::string& name, uint64_t seed) {
+    py::array_t<int64_t> out(num_envs());
+    int64_t* actions = out.mutable_data();
+    std::vector<absl::Status> results(workers_->shares());
+    Exclusively([&] {
+      const std::vector<policy::Policy>& policies = PoliciesNamed(name);
+      ForShares([&](int share, int begin, int end) {
+        results[share] = ChooseMoves(policies[share], seed, begin, end, actions);
+      });
+    });
+    for (const absl::Status& result : results)
+      if (!result.ok()) throw std::runtime_error(result.ToString());
+    return out;
+  }
+
  private:
   // Runs `work` with the GIL released and this environment to itself: without the lock, two
   // Python threads stepping one environment corrupted its tables. The lock is only waited for
@@ -253,6 +276,35 @@ class VectorEnv {
     }
     return absl::OkStatus();
   }
+  // One policy of that name for each thread (a policy that keeps state need not be shared),
+  // kept for the next call of the same name.
+  const std::vector<policy::Policy>& PoliciesNamed(const std::string& name) {
+    if (name == policies_name_ && !policies_.empty()) return policies_;
+    policies_.clear();
+    for (int share = 0; share < workers_->shares(); ++share) {
+      absl::StatusOr<policy::Policy> named = learn::PolicyNamed(name, *game_);
+      if (!named.ok()) {
+        policies_.clear();
+        throw py::value_error(std::string(named.status().message()));
+      }
+      policies_.push_back(*std::move(named));
+    }
+    policies_name_ = name;
+    return policies_;
+  }
+  absl::Status ChooseMoves(const policy::Policy& policy, uint64_t seed, int begin, int end, int64_t* actions) const {
+    v1::View view;
+    for (int i = begin; i < end; ++i) {
+      const State& table = *tables_[i];
+      table.Observe(table.to_move(), &view);
+      Rng rng = learn::GameRng(seed, static_cast<uint64_t>(i));
+      GAVEL_ASSIGN_OR_RETURN(const Move chosen, policy(policy::Turn(table, view, legal_[i], rng)));
+      const auto found = std::find(legal_[i].begin(), legal_[i].end(), chosen);
+      if (found == legal_[i].end()) return absl::InternalError(absl::StrCat("table ", i, ": the policy chose no legal move"));
+      actions[i] = found - legal_[i].begin();
+    }
+    return absl::OkStatus();
+  }
   // Table i's legal moves, mover and row of the mask (true over its legal moves); false when
   // it has more legal moves than the mask holds.
   bool FillTurn(int i, int32_t* movers, bool* masks) {
@@ -274,6 +326,8 @@ class VectorEnv {
   size_t observation_size_ = 0;
   std::vector<std::unique_ptr<State>> tables_;
   std::vector<std::vector<Move>> legal_;
+  std::string policies_name_;  // BotActions' last policy
+  std::vector<policy::Policy> policies_;
   std::mutex busy_;  // one call at a time (Exclusively)
   std::unique_ptr<Workers> workers_;  // each call's tables shared out among them
 };
@@ -291,7 +345,9 @@ void BindVectorEnv(py::module_& module) {
       .def_property_readonly("threads", &VectorEnv::threads)
       .def("observe", &VectorEnv::Observe, "(to_move, action mask) of every table")
       .def("step", &VectorEnv::Step, py::arg("actions"))
-      .def("observations", &VectorEnv::Observations, "the movers' observation features");
+      .def("observations", &VectorEnv::Observations, "the movers' observation features")
+      .def("bot_actions", &VectorEnv::BotActions, py::arg("bot") = "dirk", py::arg("seed") = 1,
+           "a named bot's choice for every table's mover, as indexes into the legal moves");
 }
 
 }  // namespace gavel::python

@@ -318,6 +318,47 @@ class EnvironmentTest(unittest.TestCase):
                 outputs = [env.step(actions) for env in envs]
                 finished += int(outputs[0][1].sum())
 
+    def test_bot_actions_are_the_bots_moves_as_indexes(self):
+        # Dirk's choice for each table is what state.dirk_move() plays on a copy of the table.
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            for threads in (1, 3):
+                env = gavel.VectorEnv(name, players, num_envs=5, seed=11, threads=threads)
+                tables = [gavel.new_game(name, players, 11 + i) for i in range(5)]
+                for _ in range(15):
+                    actions = env.bot_actions("dirk")
+                    expected = [table.legal_moves().index(table.dirk_move()) for table in tables]
+                    self.assertEqual(actions.tolist(), expected, (name, threads))
+                    _, done, _, _ = env.step(actions)
+                    if done.any():
+                        break
+                    for table, action in zip(tables, actions):
+                        table.apply(table.legal_moves()[action])
+
+    def test_bot_actions_of_drawing_bots_depend_on_the_seed_not_the_threads(self):
+        weights = os.environ["GAVEL_WEIGHTS"]
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            envs = [gavel.VectorEnv(name, players, num_envs=6, seed=2, threads=threads) for threads in (1, 3)]
+            bots = ["random", "ismcts:8/6", f"learned:{weights}/{name}-{players}p.gmlp"]
+            seeds_differ = False
+            for _ in range(8):
+                _, mask = envs[0].observe()
+                for bot in bots:
+                    alone, shared = (env.bot_actions(bot, seed=4) for env in envs)
+                    np.testing.assert_array_equal(alone, shared, (name, bot))
+                    self.assertTrue(((alone >= 0) & (alone < mask.sum(axis=1))).all(), (name, bot))
+                actions = envs[0].bot_actions("random", seed=4)
+                seeds_differ |= not np.array_equal(actions, envs[0].bot_actions("random", seed=5))
+                for env in envs:
+                    env.step(actions)
+            self.assertTrue(seeds_differ, name)
+        env = gavel.VectorEnv(gavel.games()[0], gavel.game_info(gavel.games()[0])["min_players"], num_envs=2)
+        for bad in ["chess", "ismcts:0", "learned:/nonexistent.gmlp", ""]:
+            with self.assertRaises(ValueError, msg=bad):
+                env.bot_actions(bad)
+        self.assertEqual(env.bot_actions("dirk").shape, (2,))  # still answers after bad names
+
     def test_python_threads_sharing_a_vector_environment_take_turns(self):
         # Calls run without the GIL; unserialized, two threads stepping one environment
         # corrupted its tables. Stepped with action 0 only, any order of the calls ends where
