@@ -309,8 +309,10 @@ class EnvironmentTest(unittest.TestCase):
             self.assertEqual([env.threads for env in envs], [1, 3])
             rng = np.random.default_rng(8)
             outputs = [env.observe() for env in envs]
-            finished = 0
+            finished, steps = 0, 0
             while finished < 10:
+                steps += 1
+                self.assertLess(steps, 10000, f"{name}: ten tables never finished")
                 for mine, theirs in zip(*outputs):
                     np.testing.assert_array_equal(mine, theirs, name)
                 np.testing.assert_array_equal(envs[0].observations(), envs[1].observations(), name)
