@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <functional>
 #include <memory>
+#include <span>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -137,8 +138,10 @@ class VectorEnv {
     seats_ = tables_[0]->seats();
     Features features;
     v1::View view;
-    if (absl::Status made = ObservationOf(0, &view, &features); !made.ok()) throw std::runtime_error(made.ToString());
+    if (absl::Status made = ObservationOf(0, true, &view, &features); !made.ok())
+      throw std::runtime_error(made.ToString());
     observation_size_ = features.observation.size();
+    move_size_ = features.move_size;
     workers_ = std::make_unique<Workers>(std::min(threads, num_envs));
   }
 
@@ -205,16 +208,40 @@ class VectorEnv {
 
   // The mover's observation features of every table (float32[N, size]), each row written
   // straight into the array: a row of its own for each table made every call allocate and give
-  // back Carat's megabyte for 256 tables (docs/python.md).
-  py::array_t<float> Observations() {
-    py::array_t<float> out({static_cast<size_t>(num_envs()), observation_size_});
+  // back Carat's megabyte for 256 tables (docs/python.md). With `moves`, also the features of
+  // each table's legal moves in action order (float32[N, max_actions, move size], zero past the
+  // table's legal moves).
+  py::object Observations(bool moves) {
+    const size_t tables = static_cast<size_t>(num_envs());
+    py::array_t<float> out({tables, observation_size_});
+    py::array_t<float> move_out(moves ? std::vector<size_t>{tables, static_cast<size_t>(max_actions_),
+                                                            static_cast<size_t>(move_size_)}
+                                      : std::vector<size_t>{0});
     float* rows = out.mutable_data();
+    float* move_rows = moves ? move_out.mutable_data() : nullptr;
     std::vector<absl::Status> results(workers_->shares());
     Exclusively([&] {
-      ForShares([&](int share, int begin, int end) { results[share] = FillRows(begin, end, rows); });
+      ForShares([&](int share, int begin, int end) { results[share] = FillRows(begin, end, rows, move_rows); });
     });
     for (const absl::Status& result : results)
       if (!result.ok()) throw std::runtime_error(result.ToString());
+    if (moves) return py::make_tuple(out, move_out);
+    return out;
+  }
+
+  // The ids of every table's legal moves in action order (int64[N, max_actions], -1 past the
+  // table's legal moves): an action index as the move it plays (docs/api.md, moves).
+  py::array_t<int64_t> LegalMoveIds() {
+    py::array_t<int64_t> out({num_envs(), max_actions_});
+    int64_t* ids = out.mutable_data();
+    Exclusively([&] {
+      for (int i = 0; i < num_envs(); ++i) {
+        int64_t* row = ids + static_cast<size_t>(i) * max_actions_;
+        const size_t count = std::min(legal_[i].size(), static_cast<size_t>(max_actions_));
+        for (size_t k = 0; k < count; ++k) row[k] = legal_[i][k].id;
+        std::fill(row + count, row + max_actions_, -1);
+      }
+    });
     return out;
   }
 
@@ -252,10 +279,11 @@ class VectorEnv {
     if (!created.ok()) throw py::value_error(std::string(created.status().message()));
     tables_[i] = std::move(*created);
   }
-  // Table i's mover's observation features, through `view` and into `features` (both reused).
-  absl::Status ObservationOf(int i, v1::View* view, Features* features) const {
+  // Table i's mover's observation features, with its legal moves' too on request, through
+  // `view` and into `features` (both reused).
+  absl::Status ObservationOf(int i, bool moves, v1::View* view, Features* features) const {
     tables_[i]->Observe(tables_[i]->to_move(), view);
-    return game_->Featurize(*view, {}, features);
+    return game_->Featurize(*view, moves ? std::span<const Move>(legal_[i]) : std::span<const Move>(), features);
   }
   // Runs each(share, begin, end) for the tables begin..end-1 of every share, contiguous, one
   // share a thread; `each` must not throw. Each table is worked on by its share's thread alone.
@@ -264,15 +292,21 @@ class VectorEnv {
     const auto bound = [&](int share) { return static_cast<int>(int64_t{num_envs()} * share / shares); };
     workers_->Run([&](int share) { each(share, bound(share), bound(share + 1)); });
   }
-  // Tables begin..end-1's rows of features.
-  absl::Status FillRows(int begin, int end, float* rows) const {
+  // Tables begin..end-1's rows of features, and of their moves' features where `move_rows`.
+  absl::Status FillRows(int begin, int end, float* rows, float* move_rows) const {
     Features features;
     v1::View view;
+    const size_t move_row_size = static_cast<size_t>(max_actions_) * static_cast<size_t>(move_size_);
     for (int i = begin; i < end; ++i) {
-      GAVEL_RETURN_IF_ERROR(ObservationOf(i, &view, &features));
-      if (features.observation.size() != observation_size_)
-        return absl::InternalError("the tables' observation features differ in size");
+      GAVEL_RETURN_IF_ERROR(ObservationOf(i, move_rows != nullptr, &view, &features));
+      if (features.observation.size() != observation_size_ || (move_rows && features.move_size != move_size_))
+        return absl::InternalError("the tables' features differ in size");
       std::copy(features.observation.begin(), features.observation.end(), rows + i * observation_size_);
+      if (!move_rows) continue;
+      float* row = move_rows + i * move_row_size;
+      const size_t filled = std::min(features.moves.size(), move_row_size);
+      std::copy(features.moves.begin(), features.moves.begin() + filled, row);
+      std::fill(row + filled, row + move_row_size, 0.0f);
     }
     return absl::OkStatus();
   }
@@ -324,6 +358,7 @@ class VectorEnv {
   uint64_t next_seed_;
   int seats_ = 0;
   size_t observation_size_ = 0;
+  int move_size_ = 0;  // floats a move's features take
   std::vector<std::unique_ptr<State>> tables_;
   std::vector<std::vector<Move>> legal_;
   std::string policies_name_;  // BotActions' last policy
@@ -345,7 +380,9 @@ void BindVectorEnv(py::module_& module) {
       .def_property_readonly("threads", &VectorEnv::threads)
       .def("observe", &VectorEnv::Observe, "(to_move, action mask) of every table")
       .def("step", &VectorEnv::Step, py::arg("actions"))
-      .def("observations", &VectorEnv::Observations, "the movers' observation features")
+      .def("observations", &VectorEnv::Observations, py::arg("moves") = false,
+           "the movers' observation features, and with moves=True their legal moves' too")
+      .def("legal_moves", &VectorEnv::LegalMoveIds, "the ids of every table's legal moves in action order")
       .def("bot_actions", &VectorEnv::BotActions, py::arg("bot") = "dirk", py::arg("seed") = 1,
            "a named bot's choice for every table's mover, as indexes into the legal moves");
 }

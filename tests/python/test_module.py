@@ -399,6 +399,16 @@ class EnvironmentTest(unittest.TestCase):
             for _ in range(20):
                 expected = np.stack([table.features(table.to_move)[0] for table in tables])
                 np.testing.assert_array_equal(env.observations(), expected, name)
+                observations, move_features = env.observations(moves=True)
+                np.testing.assert_array_equal(observations, expected, name)
+                ids = env.legal_moves()
+                self.assertEqual(move_features.shape[:2], ids.shape)
+                for i, table in enumerate(tables):  # action k of table i is its k-th legal move
+                    legal = table.legal_moves()
+                    np.testing.assert_array_equal(move_features[i, :len(legal)], table.features(table.to_move)[1])
+                    self.assertFalse(move_features[i, len(legal):].any())
+                    self.assertEqual(ids[i, :len(legal)].tolist(), legal)
+                    self.assertTrue((ids[i, len(legal):] == -1).all())
                 actions = (rng.random(num_envs) * mask.sum(axis=1)).astype(np.int64)
                 _, done, _, mask = env.step(actions)
                 if done.any():
