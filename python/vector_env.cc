@@ -209,19 +209,23 @@ class VectorEnv {
   // The mover's observation features of every table (float32[N, size]), each row written
   // straight into the array: a row of its own for each table made every call allocate and give
   // back Carat's megabyte for 256 tables (docs/python.md). With `moves`, also the features of
-  // each table's legal moves in action order (float32[N, max_actions, move size], zero past the
-  // table's legal moves).
+  // each table's legal moves in action order (float32[N, W, move size], W the most legal moves
+  // a table has now, zero past a table's own): padded to max_actions, Sultan's arrays were
+  // 20 to 60 times the size of their contents.
   py::object Observations(bool moves) {
-    const size_t tables = static_cast<size_t>(num_envs());
-    py::array_t<float> out({tables, observation_size_});
-    py::array_t<float> move_out(moves ? std::vector<size_t>{tables, static_cast<size_t>(max_actions_),
-                                                            static_cast<size_t>(move_size_)}
-                                      : std::vector<size_t>{0});
+    py::array_t<float> out({static_cast<size_t>(num_envs()), observation_size_});
+    py::array_t<float> move_out;
     float* rows = out.mutable_data();
-    float* move_rows = moves ? move_out.mutable_data() : nullptr;
     std::vector<absl::Status> results(workers_->shares());
     Exclusively([&] {
-      ForShares([&](int share, int begin, int end) { results[share] = FillRows(begin, end, rows, move_rows); });
+      float* move_rows = nullptr;
+      const size_t width = moves ? WidestTurn() : 0;
+      if (moves) {
+        py::gil_scoped_acquire gil;  // allowed: nobody waits for busy_ holding the GIL
+        move_out = py::array_t<float>({static_cast<size_t>(num_envs()), width, static_cast<size_t>(move_size_)});
+        move_rows = move_out.mutable_data();
+      }
+      ForShares([&](int share, int begin, int end) { results[share] = FillRows(begin, end, rows, move_rows, width); });
     });
     for (const absl::Status& result : results)
       if (!result.ok()) throw std::runtime_error(result.ToString());
@@ -229,17 +233,23 @@ class VectorEnv {
     return out;
   }
 
-  // The ids of every table's legal moves in action order (int64[N, max_actions], -1 past the
-  // table's legal moves): an action index as the move it plays (docs/api.md, moves).
+  // The ids of every table's legal moves in action order (int64[N, W] as in Observations, -1
+  // past a table's legal moves): an action index as the move it plays (docs/api.md, moves).
   py::array_t<int64_t> LegalMoveIds() {
-    py::array_t<int64_t> out({num_envs(), max_actions_});
-    int64_t* ids = out.mutable_data();
+    py::array_t<int64_t> out;
     Exclusively([&] {
+      const size_t width = WidestTurn();
+      int64_t* ids;
+      {
+        py::gil_scoped_acquire gil;
+        out = py::array_t<int64_t>({static_cast<size_t>(num_envs()), width});
+        ids = out.mutable_data();
+      }
       for (int i = 0; i < num_envs(); ++i) {
-        int64_t* row = ids + static_cast<size_t>(i) * max_actions_;
-        const size_t count = std::min(legal_[i].size(), static_cast<size_t>(max_actions_));
+        int64_t* row = ids + static_cast<size_t>(i) * width;
+        const size_t count = std::min(legal_[i].size(), width);
         for (size_t k = 0; k < count; ++k) row[k] = legal_[i][k].id;
-        std::fill(row + count, row + max_actions_, -1);
+        std::fill(row + count, row + width, -1);
       }
     });
     return out;
@@ -267,7 +277,8 @@ class VectorEnv {
  private:
   // Runs `work` with the GIL released and this environment to itself: without the lock, two
   // Python threads stepping one environment corrupted its tables. The lock is only waited for
-  // without the GIL, so whoever holds it can always take the GIL back.
+  // without the GIL, so whoever holds it can always take the GIL (to make an array of a size
+  // known only under the lock, or to return).
   template <typename Work>
   std::invoke_result_t<Work> Exclusively(Work work) {
     py::gil_scoped_release release;
@@ -292,11 +303,18 @@ class VectorEnv {
     const auto bound = [&](int share) { return static_cast<int>(int64_t{num_envs()} * share / shares); };
     workers_->Run([&](int share) { each(share, bound(share), bound(share + 1)); });
   }
-  // Tables begin..end-1's rows of features, and of their moves' features where `move_rows`.
-  absl::Status FillRows(int begin, int end, float* rows, float* move_rows) const {
+  // The most legal moves a table has now (at most max_actions).
+  size_t WidestTurn() const {
+    size_t widest = 0;
+    for (const std::vector<Move>& legal : legal_) widest = std::max(widest, legal.size());
+    return std::min(widest, static_cast<size_t>(max_actions_));
+  }
+  // Tables begin..end-1's rows of features, and where `move_rows` of their first `width` legal
+  // moves' features.
+  absl::Status FillRows(int begin, int end, float* rows, float* move_rows, size_t width) const {
     Features features;
     v1::View view;
-    const size_t move_row_size = static_cast<size_t>(max_actions_) * static_cast<size_t>(move_size_);
+    const size_t move_row_size = width * static_cast<size_t>(move_size_);
     for (int i = begin; i < end; ++i) {
       GAVEL_RETURN_IF_ERROR(ObservationOf(i, move_rows != nullptr, &view, &features));
       if (features.observation.size() != observation_size_ || (move_rows && features.move_size != move_size_))

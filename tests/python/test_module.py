@@ -402,7 +402,9 @@ class EnvironmentTest(unittest.TestCase):
                 observations, move_features = env.observations(moves=True)
                 np.testing.assert_array_equal(observations, expected, name)
                 ids = env.legal_moves()
-                self.assertEqual(move_features.shape[:2], ids.shape)
+                widest = max(len(table.legal_moves()) for table in tables)
+                self.assertEqual(move_features.shape[:2], (num_envs, widest))
+                self.assertEqual(ids.shape, (num_envs, widest))
                 for i, table in enumerate(tables):  # action k of table i is its k-th legal move
                     legal = table.legal_moves()
                     np.testing.assert_array_equal(move_features[i, :len(legal)], table.features(table.to_move)[1])
