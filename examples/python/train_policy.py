@@ -90,6 +90,7 @@ def main():
     parser.add_argument("--opponent", choices=["dirk", "random"], default="dirk")
     parser.add_argument("--tables", type=int, default=256, help="tables stepped at once in training")
     parser.add_argument("--threads", type=int, default=2, help="the training environment's threads")
+    parser.add_argument("--eval_tables", type=int, default=200, help="tables per win rate")
     parser.add_argument("--save", default="")
     parser.add_argument("--load", default="")
     parser.add_argument("--play", default="", help="an arena address: play there with the policy")
@@ -106,8 +107,8 @@ def main():
     untrained = np.zeros_like(weights)
     for opponent in ("dirk", "random"):
         print(f"win rate against {opponent} at {args.players} seats (fair share {1 / args.players:.2f}): "
-              f"trained {evaluate(args.game, args.players, weights, opponent):.2f}, "
-              f"untrained {evaluate(args.game, args.players, untrained, opponent):.2f}")
+              f"trained {evaluate(args.game, args.players, weights, opponent, args.eval_tables):.2f}, "
+              f"untrained {evaluate(args.game, args.players, untrained, opponent, args.eval_tables):.2f}")
     if args.play:
         import gavel.arena_bot
 
