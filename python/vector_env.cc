@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -131,10 +132,7 @@ class VectorEnv {
     if (threads < 1 || threads > 256) throw py::value_error("threads must be 1 to 256");
     tables_.resize(num_envs);
     legal_.resize(num_envs);
-    for (int i = 0; i < num_envs; ++i) {
-      Reset(i);
-      tables_[i]->LegalMoves(legal_[i]);  // step() may come before any observe()
-    }
+    for (int i = 0; i < num_envs; ++i) Reset(i);
     seats_ = tables_[0]->seats();
     Features features;
     v1::View view;
@@ -151,17 +149,15 @@ class VectorEnv {
   int threads() const { return workers_->shares(); }
 
   // to_move (int32[N]) and the action mask (bool[N, max_actions]) of the current tables.
-  py::tuple Observe() {
-    py::array_t<int32_t> to_move(num_envs());
-    py::array_t<bool> mask({num_envs(), max_actions_});
-    int32_t* movers = to_move.mutable_data();
-    bool* masks = mask.mutable_data();
-    Exclusively([&] {
-      ForShares([&](int, int begin, int end) {
-        for (int i = begin; i < end; ++i) FillTurn(i, movers, masks);
-      });
+  py::tuple Observe() { return Turns([] {}); }
+
+  // Starts every table again, table i from seed + i (from the environment's next seeds when
+  // none is given), and returns observe()'s arrays: fixed deals for an evaluation.
+  py::tuple ResetAll(std::optional<uint64_t> seed) {
+    return Turns([&] {
+      if (seed) next_seed_ = *seed;
+      for (int i = 0; i < num_envs(); ++i) Reset(i);
     });
-    return py::make_tuple(to_move, mask);
   }
 
   // Plays actions[i] (an index into table i's legal moves) on every table. Returns
@@ -285,10 +281,27 @@ class VectorEnv {
     std::lock_guard lock(busy_);
     return work();
   }
+  // observe()'s arrays, after `first` under the same lock.
+  template <typename First>
+  py::tuple Turns(First first) {
+    py::array_t<int32_t> to_move(num_envs());
+    py::array_t<bool> mask({num_envs(), max_actions_});
+    int32_t* movers = to_move.mutable_data();
+    bool* masks = mask.mutable_data();
+    Exclusively([&] {
+      first();
+      ForShares([&](int, int begin, int end) {
+        for (int i = begin; i < end; ++i) FillTurn(i, movers, masks);
+      });
+    });
+    return py::make_tuple(to_move, mask);
+  }
+  // Table i anew from the next seed, with its legal moves (step() may come before observe()).
   void Reset(int i) {
     auto created = game_->NewGame(players_, next_seed_++, options_);
     if (!created.ok()) throw py::value_error(std::string(created.status().message()));
     tables_[i] = std::move(*created);
+    tables_[i]->LegalMoves(legal_[i]);
   }
   // Table i's mover's observation features, with its legal moves' too on request, through
   // `view` and into `features` (both reused).
@@ -398,6 +411,8 @@ void BindVectorEnv(py::module_& module) {
       .def_property_readonly("threads", &VectorEnv::threads)
       .def("observe", &VectorEnv::Observe, "(to_move, action mask) of every table")
       .def("step", &VectorEnv::Step, py::arg("actions"))
+      .def("reset", &VectorEnv::ResetAll, py::arg("seed") = py::none(),
+           "starts every table again, table i from seed + i; (to_move, action mask)")
       .def("observations", &VectorEnv::Observations, py::arg("moves") = false,
            "the movers' observation features, and with moves=True their legal moves' too")
       .def("legal_moves", &VectorEnv::LegalMoveIds, "the ids of every table's legal moves in action order")

@@ -320,6 +320,24 @@ class EnvironmentTest(unittest.TestCase):
                 outputs = [env.step(actions) for env in envs]
                 finished += int(outputs[0][1].sum())
 
+    def test_reset_starts_every_table_again_from_its_seed(self):
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            env = gavel.VectorEnv(name, players, num_envs=3, seed=1, threads=2)
+            zeros = np.zeros(3, dtype=np.int64)
+            for _ in range(5):
+                env.step(zeros)
+            fresh = gavel.VectorEnv(name, players, num_envs=3, seed=40)
+            turns = [env.reset(seed=40), fresh.observe()]
+            for _ in range(3):
+                for mine, theirs in zip(*turns):
+                    np.testing.assert_array_equal(mine, theirs, name)
+                np.testing.assert_array_equal(env.observations(), fresh.observations(), name)
+                turns = [env.step(zeros), fresh.step(zeros)]
+            env.reset()  # from the next seeds: 43, 44, 45
+            later = gavel.VectorEnv(name, players, num_envs=3, seed=43)
+            np.testing.assert_array_equal(env.observations(), later.observations(), name)
+
     def test_bot_actions_are_the_bots_moves_as_indexes(self):
         # Dirk's choice for each table is what state.dirk_move() plays on a copy of the table.
         for name in gavel.games():
