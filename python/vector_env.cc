@@ -357,6 +357,7 @@ class VectorEnv {
     policies_name_ = name;
     return policies_;
   }
+  // `policy`'s choices for the movers of tables begin..end-1, as indexes into their legal moves.
   absl::Status ChooseMoves(const policy::Policy& policy, uint64_t seed, int begin, int end, int64_t* actions) const {
     v1::View view;
     for (int i = begin; i < end; ++i) {
