@@ -188,14 +188,16 @@ class VectorEnv {
         for (int i = begin; i < end; ++i) {
           tables_[i]->ApplyLegal(legal_[i][chosen[i]], nullptr);
           finished[i] = tables_[i]->finished();
-          if (!finished[i] && !FillTurn(i, movers, masks)) fits = false;
+          if (finished[i]) continue;
+          tables_[i]->LegalMoves(legal_[i]);
+          if (!WriteTurn(i, movers, masks)) fits = false;
         }
       });
       for (int i = 0; i < num_envs(); ++i) {
         if (!finished[i]) continue;
         EndRewards(*tables_[i], rewards + i * seats_);
         Reset(i);
-        if (!FillTurn(i, movers, masks)) fits = false;
+        if (!WriteTurn(i, movers, masks)) fits = false;
       }
       if (!fits) throw std::runtime_error("a table has more legal moves than max_actions");
     });
@@ -291,12 +293,12 @@ class VectorEnv {
     Exclusively([&] {
       first();
       ForShares([&](int, int begin, int end) {
-        for (int i = begin; i < end; ++i) FillTurn(i, movers, masks);
+        for (int i = begin; i < end; ++i) WriteTurn(i, movers, masks);
       });
     });
     return py::make_tuple(to_move, mask);
   }
-  // Table i anew from the next seed, with its legal moves (step() may come before observe()).
+  // Table i anew from the next seed, with its legal moves.
   void Reset(int i) {
     auto created = game_->NewGame(players_, next_seed_++, options_);
     if (!created.ok()) throw py::value_error(std::string(created.status().message()));
@@ -371,10 +373,9 @@ class VectorEnv {
     }
     return absl::OkStatus();
   }
-  // Table i's legal moves, mover and row of the mask (true over its legal moves); false when
-  // it has more legal moves than the mask holds.
-  bool FillTurn(int i, int32_t* movers, bool* masks) {
-    tables_[i]->LegalMoves(legal_[i]);
+  // Table i's mover and row of the mask (true over its legal moves, which legal_ always holds:
+  // refreshed after every move and start); false when it has more legal moves than the mask.
+  bool WriteTurn(int i, int32_t* movers, bool* masks) const {
     movers[i] = tables_[i]->to_move();
     bool* row = masks + static_cast<size_t>(i) * max_actions_;
     const size_t count = std::min(legal_[i].size(), static_cast<size_t>(max_actions_));
