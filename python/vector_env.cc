@@ -192,7 +192,8 @@ class VectorEnv {
           tables_[i]->LegalMoves(legal_[i]);
           if (!WriteTurn(i, movers, masks)) fits = false;
         }
-      });
+        return absl::OkStatus();
+      }).IgnoreError();  // the share never fails
       for (int i = 0; i < num_envs(); ++i) {
         if (!finished[i]) continue;
         EndRewards(*tables_[i], rewards + i * seats_);
@@ -214,8 +215,7 @@ class VectorEnv {
     py::array_t<float> out({static_cast<size_t>(num_envs()), observation_size_});
     py::array_t<float> move_out;
     float* rows = out.mutable_data();
-    std::vector<absl::Status> results(workers_->shares());
-    Exclusively([&] {
+    const absl::Status status = Exclusively([&] {
       float* move_rows = nullptr;
       const size_t width = moves ? WidestTurn() : 0;
       if (moves) {
@@ -223,10 +223,9 @@ class VectorEnv {
         move_out = py::array_t<float>({static_cast<size_t>(num_envs()), width, static_cast<size_t>(move_size_)});
         move_rows = move_out.mutable_data();
       }
-      ForShares([&](int share, int begin, int end) { results[share] = FillRows(begin, end, rows, move_rows, width); });
+      return ForShares([&](int, int begin, int end) { return FillRows(begin, end, rows, move_rows, width); });
     });
-    for (const absl::Status& result : results)
-      if (!result.ok()) throw std::runtime_error(result.ToString());
+    if (!status.ok()) throw std::runtime_error(status.ToString());
     if (moves) return py::make_tuple(out, move_out);
     return out;
   }
@@ -260,15 +259,13 @@ class VectorEnv {
   py::array_t<int64_t> BotActions(const std::string& name, uint64_t seed) {
     py::array_t<int64_t> out(num_envs());
     int64_t* actions = out.mutable_data();
-    std::vector<absl::Status> results(workers_->shares());
-    Exclusively([&] {
+    const absl::Status status = Exclusively([&] {
       const std::vector<policy::Policy>& policies = PoliciesNamed(name);
-      ForShares([&](int share, int begin, int end) {
-        results[share] = ChooseMoves(policies[share], seed, begin, end, actions);
+      return ForShares([&](int share, int begin, int end) {
+        return ChooseMoves(policies[share], seed, begin, end, actions);
       });
     });
-    for (const absl::Status& result : results)
-      if (!result.ok()) throw std::runtime_error(result.ToString());
+    if (!status.ok()) throw std::runtime_error(status.ToString());
     return out;
   }
 
@@ -283,7 +280,8 @@ class VectorEnv {
     std::lock_guard lock(busy_);
     return work();
   }
-  // observe()'s arrays, after `first` under the same lock.
+  // observe()'s arrays, after `first` under the same lock (written on this thread: they are
+  // copies of what legal_ holds).
   template <typename First>
   py::tuple Turns(First first) {
     py::array_t<int32_t> to_move(num_envs());
@@ -292,9 +290,7 @@ class VectorEnv {
     bool* masks = mask.mutable_data();
     Exclusively([&] {
       first();
-      ForShares([&](int, int begin, int end) {
-        for (int i = begin; i < end; ++i) WriteTurn(i, movers, masks);
-      });
+      for (int i = 0; i < num_envs(); ++i) WriteTurn(i, movers, masks);
     });
     return py::make_tuple(to_move, mask);
   }
@@ -313,10 +309,15 @@ class VectorEnv {
   }
   // Runs each(share, begin, end) for the tables begin..end-1 of every share, contiguous, one
   // share a thread; `each` must not throw. Each table is worked on by its share's thread alone.
-  void ForShares(absl::FunctionRef<void(int, int, int)> each) const {
+  // The first error in table order.
+  absl::Status ForShares(absl::FunctionRef<absl::Status(int, int, int)> each) const {
     const int shares = workers_->shares();
     const auto bound = [&](int share) { return static_cast<int>(int64_t{num_envs()} * share / shares); };
-    workers_->Run([&](int share) { each(share, bound(share), bound(share + 1)); });
+    std::vector<absl::Status> results(shares);
+    workers_->Run([&](int share) { results[share] = each(share, bound(share), bound(share + 1)); });
+    for (absl::Status& result : results)
+      if (!result.ok()) return result;
+    return absl::OkStatus();
   }
   // The most legal moves a table has now (at most max_actions).
   size_t WidestTurn() const {
