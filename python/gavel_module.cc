@@ -11,20 +11,13 @@
 #include "policy/dirk/dirk.h"
 #include "engine/core/registry.h"
 #include "google/protobuf/util/json_util.h"
+#include "python/errors.h"
 #include "python/vector_env.h"
 
 namespace py = pybind11;
 
 namespace gavel::python {
 namespace {
-
-// Raises the status as the Python exception that fits it.
-[[noreturn]] void Raise(const absl::Status& status) {
-  const std::string message(status.message());
-  if (absl::IsNotFound(status)) throw py::key_error(message);
-  if (absl::IsFailedPrecondition(status)) throw std::runtime_error(message);
-  throw py::value_error(message);
-}
 
 template <typename T>
 T Check(absl::StatusOr<T> result) {

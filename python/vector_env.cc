@@ -24,6 +24,7 @@
 #include "engine/core/status.h"
 #include "learn/named_policy.h"
 #include "learn/play.h"
+#include "python/errors.h"
 #include "policy/policy.h"
 
 namespace py = pybind11;
@@ -137,7 +138,7 @@ class VectorEnv {
     Features features;
     v1::View view;
     if (absl::Status made = ObservationOf(0, true, &view, &features); !made.ok())
-      throw std::runtime_error(made.ToString());
+      Raise(made);
     observation_size_ = features.observation.size();
     move_size_ = features.move_size;
     workers_ = std::make_unique<Workers>(std::min(threads, num_envs));
@@ -225,7 +226,7 @@ class VectorEnv {
       }
       return ForShares([&](int, int begin, int end) { return FillRows(begin, end, rows, move_rows, width); });
     });
-    if (!status.ok()) throw std::runtime_error(status.ToString());
+    if (!status.ok()) Raise(status);
     if (moves) return py::make_tuple(out, move_out);
     return out;
   }
@@ -265,7 +266,7 @@ class VectorEnv {
         return ChooseMoves(policies[share], seed, begin, end, actions);
       });
     });
-    if (!status.ok()) throw std::runtime_error(status.ToString());
+    if (!status.ok()) Raise(status);
     return out;
   }
 

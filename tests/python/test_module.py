@@ -379,6 +379,21 @@ class EnvironmentTest(unittest.TestCase):
                 env.bot_actions(bad)
         self.assertEqual(env.bot_actions("dirk").shape, (2,))  # still answers after bad names
 
+    def test_a_bots_error_on_the_worker_threads_is_raised_and_changes_nothing(self):
+        # A network trained for another table size refuses each table inside the shares; the
+        # call raises that error (not a choice of zeros) on any number of threads.
+        weights = os.environ["GAVEL_WEIGHTS"]
+        for name in gavel.games():
+            players = gavel.game_info(name)["min_players"]
+            wrong = f"learned:{weights}/{name}-{players}p.gmlp"
+            for threads in (1, 3):
+                env = gavel.VectorEnv(name, players + 1, num_envs=5, seed=8, threads=threads)
+                before = env.observations()
+                with self.assertRaisesRegex(RuntimeError, f"trained for {players} players", msg=(name, threads)):
+                    env.bot_actions(wrong)
+                np.testing.assert_array_equal(env.observations(), before, name)
+                self.assertEqual(env.bot_actions("dirk").shape, (5,))
+
     def test_python_threads_sharing_a_vector_environment_take_turns(self):
         # Calls run without the GIL; unserialized, two threads stepping one environment
         # corrupted its tables. Stepped with action 0 only, any order of the calls ends where
