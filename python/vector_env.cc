@@ -11,9 +11,9 @@
 #include <condition_variable>
 #include <functional>
 #include <memory>
-#include <span>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -24,8 +24,8 @@
 #include "engine/core/status.h"
 #include "learn/named_policy.h"
 #include "learn/play.h"
-#include "python/errors.h"
 #include "policy/policy.h"
+#include "python/errors.h"
 
 namespace py = pybind11;
 
