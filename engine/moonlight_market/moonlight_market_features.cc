@@ -35,13 +35,17 @@ constexpr int kObservationSize = 10 + 27 + kMaxParticipants * (kCushionSize + kS
 // seat would gain from that column (what the bid denies it); then how the mover's points in
 // the final seal scoring change with those seals. Each seat's place in every colour is a
 // comparison with every other seat's chain, which a small network does not learn from the
-// chain values alone.
+// chain values alone. Then, for an attach, the turn planned after it: the pass points and
+// seals when the mover's other held tiles follow where they gain most (a tile's best chain
+// depends on the tiles still to come, which a search sees and a network scoring one move
+// at a time does not).
 constexpr int kColumnSize = kColours + 4;
 constexpr int kStandingSize = 3;  // pass points, the others' mean, seals
 constexpr int kRivalGain = kStandingSize;
 constexpr int kSealScoring = kStandingSize + 1;
 constexpr int kStandingOffset = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize + 1;
-constexpr int kMoveSize = kStandingOffset + kSealScoring + 1;
+constexpr int kPlan = kStandingOffset + kSealScoring + 1;
+constexpr int kMoveSize = kPlan + 2;
 
 std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
   std::vector<uint8_t> tiles;
@@ -199,9 +203,13 @@ class Standings {
   // A bid's column placed tile by tile where it gains the viewer most (hammers left unused):
   // writes the standings' change and the seals the column brings.
   void BestPlacement(const std::vector<uint8_t>& column, float* f) const {
-    OwnChains chains = own();
+    BestPlacementFrom(own(), column, 0, f);
+  }
+
+  // The same from the chains `chains` and `seals` seals already gained this turn.
+  void BestPlacementFrom(OwnChains chains, const std::vector<uint8_t>& tiles, int seals, float* f) const {
     float best[kStandingSize] = {-1e9f, 0, 0};
-    Place(column, 0, chains, 0, best);
+    Place(tiles, 0, chains, seals, best);
     for (int i = 0; i < kStandingSize; ++i) f[i] += best[i];
   }
 
@@ -363,6 +371,18 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       standings.Change(after, standing);
       standing[2] = DiscardEarnsSeal(chains[colour], standings.face_discard());
       standing[kSealScoring] = SealStanding(view, static_cast<int>(standing[2]), -1);
+      // The turn planned on: the other held tiles placed where they gain most after this one.
+      std::vector<uint8_t> rest;
+      bool skipped = false;
+      for (uint32_t held : view.seats(view.seat()).held()) {
+        if (held >= kTileKinds || rest.size() >= static_cast<size_t>(Rows(0))) continue;
+        if (!skipped && static_cast<int>(held) == tile) { skipped = true; continue; }
+        rest.push_back(static_cast<uint8_t>(held));
+      }
+      float plan[kStandingSize] = {0, 0, 0};
+      standings.BestPlacementFrom(after, rest, static_cast<int>(standing[2]), plan);
+      m[kPlan] = plan[0];
+      m[kPlan + 1] = plan[2];
     }
   }
   return absl::OkStatus();

@@ -174,7 +174,7 @@ TEST(MoonlightFeatures, ABidCarriesItsColumnAndTheCardThere) {
   Features features;
   ASSERT_TRUE(MoonlightMarketGame().Featurize(view, bids, &features).ok());
   constexpr int kColumn = 16 + kColours;  // after the common move features and the colour
-  ASSERT_EQ(features.move_size, kColumn + kColours + 4 + 1 + 5);
+  ASSERT_EQ(features.move_size, kColumn + kColours + 4 + 1 + 5 + 2);
   const auto column_of = [&](int bid) {
     const float* f = features.moves.data() + bid * features.move_size + kColumn;
     return std::vector<float>(f, f + kColours + 5);
@@ -243,6 +243,38 @@ TEST(MoonlightFeatures, AttachAndHammerCarryTheirStandings) {
   EXPECT_THAT(StandingOf(features, 1), ElementsAre(0.f, 0.f, 1.f, 0.f, 0.5f));
   // Hammering his red 10 away loses red's 4 points and gives Lea first (2 to 4).
   EXPECT_THAT(StandingOf(features, 2), ElementsAre(-1.f, 0.25f, 0.f, 0.f, 0.f));
+}
+
+// An attach's turn plan, the last two move features: the pass points (as if scored now) and
+// seals of the turn when the mover's other held tiles follow this one where they gain most.
+// Lea holds yellow 8; Jonathan (seat 1) holds three yellow 3s and a full green chain of 24.
+TEST(MoonlightFeatures, AnAttachCarriesTheTurnPlannedAfterIt) {
+  auto state = BiddingTable();
+  Data& data = state->mutable_data();
+  SetChain(data, 0, kYellow, {SingleGem(kYellow, 8)});
+  SetChain(data, 1, kGreen, {SingleGem(kGreen, 9), SingleGem(kGreen, 8), SingleGem(kGreen, 7)});
+  const int yellow_3 = SingleGem(kYellow, 3);
+  SetHeld(data, 1, {yellow_3, yellow_3, yellow_3});
+  v1::View view;
+  state->Observe(1, &view);
+  Features features;
+  ASSERT_TRUE(MoonlightMarketGame().Featurize(view, std::vector<Move>{AttachMove(yellow_3, kYellow)}, &features).ok());
+  const auto plan_of = [&](int i) {
+    const float* f = features.moves.data() + (i + 1) * features.move_size - 2;
+    return std::vector<float>(f, f + 2);
+  };
+  // This 3 and the two others make 9, above Lea's 8: first in yellow, 4 points, no seal.
+  EXPECT_THAT(plan_of(0), ElementsAre(1.f, 0.f));
+  // Blue 3 alone in blue (4 points), then green 1 sends the full chain of 24 to the box
+  // (a seal; still first in green); or green 1 first, its seal, then blue 3.
+  const int green_1 = SingleGem(kGreen, 1), blue_3 = SingleGem(kBlue, 3);
+  SetHeld(data, 1, {blue_3, green_1});
+  state->Observe(1, &view);
+  ASSERT_TRUE(MoonlightMarketGame()
+                  .Featurize(view, std::vector<Move>{AttachMove(blue_3, kBlue), AttachMove(green_1, kGreen)}, &features)
+                  .ok());
+  EXPECT_THAT(plan_of(0), ElementsAre(1.f, 1.f));
+  EXPECT_THAT(plan_of(1), ElementsAre(1.f, 1.f));
 }
 
 TEST(MoonlightRules, DistributionAndChainOrder) {  // vector 3
