@@ -316,6 +316,27 @@ std::array<float, kRivalGain + 1> ColumnStandings(const Standings& own,
   return f;
 }
 
+// The turn planned after attaching `attached` (chains now `after`, `seals` gained by it): the
+// mover's other held tiles placed where they gain most; writes the pass points and the seals.
+void TurnPlan(const v1::MoonlightView& view, const Standings& standings, const OwnChains& after,
+              int attached, int seals, float* f) {
+  std::vector<uint8_t> rest;
+  bool skipped = false;
+  for (uint32_t held : view.seats(view.seat()).held()) {
+    // At most a moon column's tiles: a forged view must not blow up the placements.
+    if (held >= kTileKinds || rest.size() >= static_cast<size_t>(Rows(0))) continue;
+    if (!skipped && static_cast<int>(held) == attached) {
+      skipped = true;
+      continue;
+    }
+    rest.push_back(static_cast<uint8_t>(held));
+  }
+  float plan[kStandingSize] = {0, 0, 0};
+  standings.BestPlacementFrom(after, rest, seals, plan);
+  f[0] = plan[0];
+  f[1] = plan[2];
+}
+
 }  // namespace
 
 absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move> moves,
@@ -371,18 +392,7 @@ absl::Status FeaturizeMoonlight(const v1::View& view_proto, std::span<const Move
       standings.Change(after, standing);
       standing[2] = DiscardEarnsSeal(chains[colour], standings.face_discard());
       standing[kSealScoring] = SealStanding(view, static_cast<int>(standing[2]), -1);
-      // The turn planned on: the other held tiles placed where they gain most after this one.
-      std::vector<uint8_t> rest;
-      bool skipped = false;
-      for (uint32_t held : view.seats(view.seat()).held()) {
-        if (held >= kTileKinds || rest.size() >= static_cast<size_t>(Rows(0))) continue;
-        if (!skipped && static_cast<int>(held) == tile) { skipped = true; continue; }
-        rest.push_back(static_cast<uint8_t>(held));
-      }
-      float plan[kStandingSize] = {0, 0, 0};
-      standings.BestPlacementFrom(after, rest, static_cast<int>(standing[2]), plan);
-      m[kPlan] = plan[0];
-      m[kPlan + 1] = plan[2];
+      TurnPlan(view, standings, after, tile, static_cast<int>(standing[2]), m + kPlan);
     }
   }
   return absl::OkStatus();
