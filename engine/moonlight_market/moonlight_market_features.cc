@@ -47,22 +47,24 @@ constexpr int kStandingOffset = 1 + 5 + 1 + 3 + 1 + 5 + kColours + kColumnSize +
 constexpr int kPlan = kStandingOffset + kSealScoring + 1;
 constexpr int kMoveSize = kPlan + 2;
 
-std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
+// The known tiles among `codes`, at most `limit` of them: a forged view must not blow up a
+// placement search.
+std::vector<uint8_t> KnownTiles(const google::protobuf::RepeatedField<uint32_t>& codes,
+                                size_t limit) {
   std::vector<uint8_t> tiles;
-  for (uint32_t tile : chain.tiles())
-    if (tile < kTileKinds && tiles.size() < kChainLimit) tiles.push_back(static_cast<uint8_t>(tile));
+  for (uint32_t tile : codes)
+    if (tile < kTileKinds && tiles.size() < limit) tiles.push_back(static_cast<uint8_t>(tile));
   return tiles;
 }
 
+std::vector<uint8_t> ChainTiles(const v1::MoonlightChain& chain) {
+  return KnownTiles(chain.tiles(), kChainLimit);
+}
+
 std::vector<uint8_t> ColumnInPlay(const v1::MoonlightView& view, int cushion) {
-  std::vector<uint8_t> tiles;
   const auto& shown = view.cushions(cushion);
-  if (view.round() >= static_cast<uint32_t>(shown.columns_size())) return tiles;
-  // At most a moon column's rows: a forged view must not blow up a bid's placements.
-  for (uint32_t tile : shown.columns(static_cast<int>(view.round())).tiles())
-    if (tile < kTileKinds && static_cast<int>(tiles.size()) < Rows(0))
-      tiles.push_back(static_cast<uint8_t>(tile));
-  return tiles;
+  if (view.round() >= static_cast<uint32_t>(shown.columns_size())) return {};
+  return KnownTiles(shown.columns(static_cast<int>(view.round())).tiles(), Rows(0));
 }
 
 int GemValue(const std::vector<uint8_t>& tiles) {
@@ -320,17 +322,10 @@ std::array<float, kRivalGain + 1> ColumnStandings(const Standings& own,
 // mover's other held tiles placed where they gain most; writes the pass points and the seals.
 void TurnPlan(const v1::MoonlightView& view, const Standings& standings, const OwnChains& after,
               int attached, int seals, float* f) {
-  std::vector<uint8_t> rest;
-  bool skipped = false;
-  for (uint32_t held : view.seats(view.seat()).held()) {
-    // At most a moon column's tiles: a forged view must not blow up the placements.
-    if (held >= kTileKinds || rest.size() >= static_cast<size_t>(Rows(0))) continue;
-    if (!skipped && static_cast<int>(held) == attached) {
-      skipped = true;
-      continue;
-    }
-    rest.push_back(static_cast<uint8_t>(held));
-  }
+  const size_t limit = Rows(0);  // at most a moon column's tiles
+  auto rest = KnownTiles(view.seats(view.seat()).held(), limit + 1);
+  if (auto it = std::find(rest.begin(), rest.end(), attached); it != rest.end()) rest.erase(it);
+  if (rest.size() > limit) rest.resize(limit);
   float plan[kStandingSize] = {0, 0, 0};
   standings.BestPlacementFrom(after, rest, seals, plan);
   f[0] = plan[0];
