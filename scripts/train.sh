@@ -29,17 +29,17 @@
 # where another machine wrote other bytes, docs/learning.md), and a fourth that blends the two,
 # three quarters of the second stage's weights and a quarter of the third's (gavel-train
 # --method=blend; its evaluations took 5 minutes beside another job, same bytes). Moonlight
-# Market's two- to four-player networks have the same steps: a second stage that imitates ISMCTS
+# Market's two- to five-player networks have the same steps: a second stage that imitates ISMCTS
 # at 1,000 iterations along the first one's games, and a blend of the first stage's weights
-# (three quarters at two players, nine tenths at three and four) and the second's (a table's
-# three stages 10, 23 and 24 minutes on two cores beside other jobs, checked byte for byte; the
-# game end to end not timed since). End to end on two cores, every table size, nothing else
-# running (2026-11-27, before Sultan's third stage, which brought Sultan to about 84 minutes;
-# 110 minutes end to end on the slower machine of 2026-11-30, 70 there since Dirk's play-outs
-# allocate little and 57 since a game's sampled decisions are compared together,
-# docs/learning.md): Sultan 38 min 48 s, Moonlight Market 12 min 26 s, Carat 26 min 36 s,
-# Mercado 21 min 24 s, Morgenland 38 min 2 s, each run writing its game's weights and curves as
-# in weights/, byte for byte.
+# (three quarters at two and five players, nine tenths at three and four) and the second's (a
+# table's three stages 10, 23 and 24 minutes on two cores beside other jobs at two to four
+# players, 30 alone at five, checked byte for byte; the game end to end not timed since).
+# End to end on two cores, every table size, nothing else running (2026-11-27, before Sultan's
+# third stage, which brought Sultan to about 84 minutes; 110 minutes end to end on the slower
+# machine of 2026-11-30, 70 there since Dirk's play-outs allocate little and 57 since a game's
+# sampled decisions are compared together, docs/learning.md): Sultan 38 min 48 s, Moonlight
+# Market 12 min 26 s, Carat 26 min 36 s, Mercado 21 min 24 s, Morgenland 38 min 2 s, each run
+# writing its game's weights and curves as in weights/, byte for byte.
 #
 # Then the search bot's value networks where a table has settings for one
 # (weights/<game>-<n>p.value.train; Morgenland at three to five players): 30-45 s each on two
