@@ -22,6 +22,7 @@
 //
 //   build/tests/bench/service_bench [--seconds=3] [--rounds=3] [--in_flight=64]
 //                                   [--state_cache_entries=0]  (every state decoded)
+//                                   [--generic_echo]  (the echo baseline before 2026-12-02)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -53,6 +54,9 @@ ABSL_FLAG(int, rounds, 3, "alternating rounds a comparison's time is split into"
 ABSL_FLAG(int, in_flight, 64, "concurrent calls");
 ABSL_FLAG(std::vector<std::string>, games, {}, "games to measure (default: every game)");
 ABSL_FLAG(int, state_cache_entries, 8192, "the engine's decoded-state cache (0: every state decoded)");
+ABSL_FLAG(bool, generic_echo, false,
+          "echo through gRPC's generic service (a stream per call), the baseline before 2026-12-02, "
+          "instead of a registered unary method as the engine's");
 
 namespace gavel {
 namespace {
@@ -326,7 +330,9 @@ int main(int argc, char** argv) {
   auto stub = v1::Engine::NewStub(engine_channel);
   grpc::GenericStub echo_stub(echo_channel);
   grpc::GenericStub engine_stub(engine_channel);
-  const std::string kApply = "/gavel.v1.Engine/Apply", kEcho = "/bench.Echo/Echo";
+  // An unregistered method name reaches the echo server's generic service.
+  const std::string kApply = "/gavel.v1.Engine/Apply";
+  const std::string kEcho = absl::GetFlag(FLAGS_generic_echo) ? "/bench.Generic/Echo" : "/gavel.bench.Echo/Echo";
 
   std::printf("%-17s %-9s %6s %10s %10s %7s %9s %7s %6s %6s %8s %8s\n", "game", "call", "bytes", "calls/s",
               "base/s", "ratio", "rounds", "cpu rt", "busy", "base", "p99 us", "base p99");
