@@ -330,8 +330,9 @@ int main(int argc, char** argv) {
   auto stub = v1::Engine::NewStub(engine_channel);
   grpc::GenericStub echo_stub(echo_channel);
   grpc::GenericStub engine_stub(engine_channel);
-  // An unregistered method name reaches the echo server's generic service.
   const std::string kApply = "/gavel.v1.Engine/Apply";
+  // The echo server's registered unary method, or a name it does not register, which its
+  // generic service answers.
   const std::string kEcho = absl::GetFlag(FLAGS_generic_echo) ? "/bench.Generic/Echo" : "/gavel.bench.Echo/Echo";
 
   std::printf("%-17s %-9s %6s %10s %10s %7s %9s %7s %6s %6s %8s %8s\n", "game", "call", "bytes", "calls/s",
