@@ -108,6 +108,9 @@ ABSL_FLAG(std::string, eval_population, "",
           "a population mixed over the other seats of the evaluation that selects the kept network "
           "and tunes its margin, before the --eval_vs opponents (names as for --eval_vs, "
           "comma-separated; a name given twice sits twice as often). Empty: --rollout_opponents");
+ABSL_FLAG(std::string, tune_population, "",
+          "a population mixed over the other seats of the margin tuning (names as for "
+          "--eval_population). Empty: the opponents of the evaluation that selects the kept network");
 ABSL_FLAG(int, eval_every, 2000, "episodes between evaluations");
 ABSL_FLAG(int, eval_games, 400, "games per evaluation");
 ABSL_FLAG(int, eval_threads, 1, "threads for evaluations");
@@ -252,6 +255,9 @@ absl::StatusOr<gavel::learn::TrainConfig> ConfigFromFlags(const gavel::Game& gam
   auto eval_population = NamedList(absl::GetFlag(FLAGS_eval_population), game);
   if (!eval_population.ok()) return eval_population.status();
   config.eval_population = *std::move(eval_population);
+  auto tune_population = NamedList(absl::GetFlag(FLAGS_tune_population), game);
+  if (!tune_population.ok()) return tune_population.status();
+  config.tune_population = *std::move(tune_population);
   auto eval_opponents = NamedList(absl::GetFlag(FLAGS_eval_vs), game);
   if (!eval_opponents.ok()) return eval_opponents.status();
   config.eval_opponents = *std::move(eval_opponents);

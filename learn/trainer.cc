@@ -322,18 +322,20 @@ float Trainer::TrainBatch(float learning_rate) {
   return policy_.mutable_network().TrainStep(inputs, targets, learning_rate);
 }
 
+Trainer::Opposition Trainer::PopulationOf(const std::vector<NamedPolicy>& members) {
+  Opposition population;
+  for (const NamedPolicy& member : members) {
+    population.name += population.name.empty() ? member.name : "+" + member.name;
+    population.members.push_back(member.policy);
+  }
+  return population;
+}
+
 std::vector<Trainer::Opposition> Trainer::OppositionsOf(const TrainConfig& config) {
   std::vector<Opposition> oppositions = {{"random", {RandomPolicy()}}};
   const std::vector<NamedPolicy>& members =
       config.eval_population.empty() ? config.base_opponents : config.eval_population;
-  if (!members.empty()) {
-    Opposition population;
-    for (const NamedPolicy& member : members) {
-      population.name += population.name.empty() ? member.name : "+" + member.name;
-      population.members.push_back(member.policy);
-    }
-    oppositions.push_back(std::move(population));
-  }
+  if (!members.empty()) oppositions.push_back(PopulationOf(members));
   for (const NamedPolicy& opponent : config.eval_opponents) oppositions.push_back({opponent.name, {opponent.policy}});
   return oppositions;
 }
@@ -365,7 +367,8 @@ absl::StatusOr<std::vector<std::pair<double, Evaluation>>> Trainer::TuneMargin(
     const std::vector<double>& margins, int games) {
   if (policy_.AdvisorName().empty()) return absl::FailedPreconditionError("the network takes no advice");
   if (!best_) best_ = policy_;
-  const Opposition& opponent = oppositions_[oppositions_.size() > 1 ? 1 : 0];
+  const Opposition opponent = config_.tune_population.empty() ? oppositions_[oppositions_.size() > 1 ? 1 : 0]
+                                                              : PopulationOf(config_.tune_population);
   std::vector<std::pair<double, Evaluation>> results;
   double best_margin = best_->advice_margin(), best_rate = -1;
   for (double margin : margins) {

@@ -108,6 +108,11 @@ struct TrainConfig {
   // Mixed over the other seats of the selecting evaluation instead of `base_opponents` (a
   // self-play network can so be chosen for how it does at tables like the fields it meets).
   std::vector<NamedPolicy> eval_population;
+  // Mixed over the other seats of the margin tuning instead of the selecting evaluation's
+  // opponents: a margin tuned against copies of one player fits that player (Sultan's
+  // four-player network tuned against Dirk deviated from his advice where it lost to
+  // tables of other players, docs/learning.md).
+  std::vector<NamedPolicy> tune_population;
   // Evaluated against random always, then against `eval_population` (else `base_opponents`)
   // mixed over the seats (when set), then against copies of each of these; the first after
   // random picks the best network seen and tunes the margin.
@@ -197,6 +202,7 @@ class Trainer {
     std::vector<Policy> members;
   };
   static std::vector<Opposition> OppositionsOf(const TrainConfig& config);
+  static Opposition PopulationOf(const std::vector<NamedPolicy>& members);
   absl::StatusOr<Evaluation> EvaluateAgainst(const Policy& candidate, const Opposition& opposition, int games,
                                              uint64_t seed) const;
 

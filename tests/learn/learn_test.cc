@@ -1039,6 +1039,38 @@ TEST(Trainer, SelfPlayEvaluatesAgainstAPopulation) {
   EXPECT_EQ(asked, (std::set<std::string>{"one", "two", "three"}));
 }
 
+#if GAVEL_HAS_GAME_carat
+// The margin is tuned at tables of the tuning population, not against the opponents of the
+// selecting evaluation; without one, against those opponents.
+TEST(Trainer, TunesTheMarginAgainstItsPopulation) {
+  const Game& game = *FindGame("carat");
+  for (const bool with_population : {true, false}) {
+    std::set<std::string> asked;
+    const auto recording = [&asked](const std::string& name) -> Policy {
+      return [&asked, name, random = RandomPolicy()](const Turn& turn) {
+        asked.insert(name);
+        return random(turn);
+      };
+    };
+    TrainConfig config;
+    config.players = 4;
+    config.episodes = 0;
+    config.advisor_name = "dirk";
+    config.advisor = *policy::dirk::Dirk("carat");
+    config.eval_opponents = {NamedPolicy{"selecting", recording("selecting")}};
+    if (with_population)
+      config.tune_population = {NamedPolicy{"one", recording("one")}, NamedPolicy{"two", recording("two")}};
+    Trainer trainer(game, config);
+    auto tuned = trainer.TuneMargin({0, 1e9}, 8);
+    ASSERT_TRUE(tuned.ok()) << tuned.status();
+    EXPECT_EQ(tuned->size(), 2u);
+    const std::set<std::string> expected =
+        with_population ? std::set<std::string>{"one", "two"} : std::set<std::string>{"selecting"};
+    EXPECT_EQ(asked, expected);
+  }
+}
+#endif
+
 #if GAVEL_HAS_GAME_sultan
 TEST(Trainer, ShortRunImprovesOverRandom) {
   const Game& game = *FindGame("sultan");
