@@ -1010,18 +1010,21 @@ TEST(Trainer, RolloutsAgainstAPopulationCompareOnlyTheBaseSeat) {
   EXPECT_THAT(evaluated, ::testing::ElementsAre("random", "one+two"));
 }
 
+// A random player that adds its name to `asked` whenever it decides.
+Policy Recording(const std::string& name, std::set<std::string>& asked) {
+  return [&asked, name, random = RandomPolicy()](const Turn& turn) {
+    asked.insert(name);
+    return random(turn);
+  };
+}
+
 // A self-play network can be selected at mixed tables: the evaluation population comes
 // right after random, before the copies of each --eval_vs opponent, and its members sit
 // in the other seats.
 TEST(Trainer, SelfPlayEvaluatesAgainstAPopulation) {
   const Game& game = *AllGames().front();
   std::set<std::string> asked;
-  const auto recording = [&asked](const std::string& name) -> Policy {
-    return [&asked, name, random = RandomPolicy()](const Turn& turn) {
-      asked.insert(name);
-      return random(turn);
-    };
-  };
+  const auto recording = [&asked](const std::string& name) { return Recording(name, asked); };
   TrainConfig config;
   config.players = 3;
   config.episodes = 1;
@@ -1046,12 +1049,7 @@ TEST(Trainer, TunesTheMarginAgainstItsPopulation) {
   const Game& game = *FindGame("carat");
   for (const bool with_population : {true, false}) {
     std::set<std::string> asked;
-    const auto recording = [&asked](const std::string& name) -> Policy {
-      return [&asked, name, random = RandomPolicy()](const Turn& turn) {
-        asked.insert(name);
-        return random(turn);
-      };
-    };
+    const auto recording = [&asked](const std::string& name) { return Recording(name, asked); };
     TrainConfig config;
     config.players = 4;
     config.episodes = 0;
