@@ -115,7 +115,7 @@ struct TrainConfig {
   std::vector<NamedPolicy> tune_population;
   // Evaluated against random always, then against `eval_population` (else `base_opponents`)
   // mixed over the seats (when set), then against copies of each of these; the first after
-  // random picks the best network seen and tunes the margin.
+  // random picks the best network seen and tunes the margin (unless `tune_population` does).
   std::vector<NamedPolicy> eval_opponents;
 };
 
