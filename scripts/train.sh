@@ -32,8 +32,9 @@
 # four-player network tunes its advice margin at tables of the field
 # (--tune_population, 4 to 5 minutes on two cores after its 13 minutes of training; on the
 # machine of 2026-12-02 the training wrote other bytes than the repository's,
-# docs/learning.md). Moonlight Market's two- to five-player networks have the same steps: a second stage that imitates ISMCTS
-# at 1,000 iterations along the first one's games, and a blend of the first stage's weights
+# docs/learning.md). Moonlight Market's two- to five-player networks have the same steps: a
+# second stage that imitates ISMCTS at 1,000 iterations along the first one's games, and a
+# blend of the first stage's weights
 # (three quarters at two and five players, nine tenths at three and four) and the second's (a
 # table's three stages 10, 23 and 24 minutes on two cores beside other jobs at two to four
 # players, 30 alone at five; the game end to end, every table size, 63 min 10 s on two cores,
